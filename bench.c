@@ -1,0 +1,239 @@
+/*
+ * bench.c — vpsbench's main: options -> context -> modules -> grade ->
+ * render -> upload. Everything else lives in modules/ and render/.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "module.h"
+#include "options.h"
+#include "plan.h"
+#include "render.h"
+#include "report.h"
+#include "testfile.h"
+
+enum {
+	EXIT_OK = 0,
+	EXIT_USAGE = 1,
+	EXIT_TEST_FAILED = 2,
+	EXIT_BELOW_THRESHOLD = 3,
+	EXIT_UPLOAD_FAILED = 4,
+};
+
+static volatile sig_atomic_t stop_flag;
+static volatile sig_atomic_t stop_signal;
+
+/* First signal: ask the modules to stop. Second: remove test files, leave. */
+static void on_signal(int sig)
+{
+	if (stop_flag) {
+		testfile_cleanup_all();
+		_exit(128 + sig);
+	}
+	stop_signal = sig;
+	stop_flag = 1;
+}
+
+static int install_signals(void)
+{
+	struct sigaction sa;
+	const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (sigaction(sigs[i], &sa, NULL) < 0)
+			return -1;
+	return 0;
+}
+
+static unsigned usable_cpus(void)
+{
+	cpu_set_t set;
+	long n;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return (unsigned)CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1;
+}
+
+/* --dir must name an existing directory, not a symlink, device or file. */
+static int check_dirs(const struct bench_opts *o)
+{
+	struct stat st;
+
+	for (unsigned i = 0; i < o->ndirs; i++) {
+		if (lstat(o->dirs[i], &st) < 0) {
+			fprintf(stderr, "vpsbench: --dir %s: %s\n", o->dirs[i], strerror(errno));
+			return -1;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			fprintf(stderr, "vpsbench: --dir %s is a symbolic link; give the real directory\n",
+				o->dirs[i]);
+			return -1;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "vpsbench: --dir %s is not a directory%s\n", o->dirs[i],
+				S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode) ?
+				" (vpsbench never writes to devices)" : "");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void progress_stderr(const struct bench_ctx *ctx, const char *module, const char *what,
+			    int phase)
+{
+	if (ctx->opts->quiet)
+		return;
+	fprintf(stderr, "vpsbench: %s: %s %s\n", module, what, phase ? "done" : "...");
+}
+
+static double ts_diff(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static void run_modules(const struct bench_ctx *ctx, struct bench_report *rep)
+{
+	for (int i = 0; i < MOD_COUNT; i++) {
+		const struct bench_module *m = bench_modules[i];
+		struct mod_outcome *out = &rep->outcome[i];
+		struct timespec a, b;
+
+		if (!options_module_selected(ctx->opts, i))
+			continue;
+		if (bench_stopped(ctx)) {
+			bench_outcome(out, BENCH_INCOMPLETE, "not started: interrupted");
+			continue;
+		}
+		if (m->unavailable) {
+			bench_outcome(out, BENCH_UNAVAIL, "unavailable: %s", m->unavailable);
+			continue;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		m->run(ctx, rep, out);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		out->seconds = ts_diff(&a, &b);
+		if (bench_stopped(ctx) && out->status == BENCH_OK)
+			bench_outcome(out, BENCH_INCOMPLETE, "interrupted");
+	}
+}
+
+static int write_file(const char *path, const char *data)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		fprintf(stderr, "vpsbench: --output %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (fputs(data, f) < 0 || fputc('\n', f) < 0 || fclose(f) != 0) {
+		fprintf(stderr, "vpsbench: writing %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int exit_status(const struct bench_opts *o, const struct bench_report *rep)
+{
+	bool any_ok = false, any_fail = false;
+
+	if (rep->interrupted)
+		return 128 + rep->signal;
+	for (int i = 0; i < MOD_COUNT; i++) {
+		if (!options_module_selected(o, i))
+			continue;
+		if (rep->outcome[i].status == BENCH_OK)
+			any_ok = true;
+		if (rep->outcome[i].status == BENCH_FAIL)
+			any_fail = true;
+	}
+	return any_fail || !any_ok ? EXIT_TEST_FAILED : EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	static struct bench_opts opts;
+	static struct bench_plan plan;
+	static struct bench_report rep;
+	struct bench_ctx ctx;
+	struct render_style style;
+	struct timespec t0, t1;
+	char err[512];
+	char *json = NULL;
+	int rc;
+
+	rc = options_parse(argc, argv, &opts);
+	if (rc < 0)
+		return EXIT_OK;
+	if (rc > 0)
+		return EXIT_USAGE;
+	if (plan_build(&opts, &plan, err, sizeof(err)) < 0) {
+		fprintf(stderr, "vpsbench: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (check_dirs(&opts) < 0)
+		return EXIT_USAGE;
+#ifndef HAVE_CJSON
+	if (opts.format == FMT_JSON || opts.output) {
+		fprintf(stderr, "vpsbench: JSON output is unavailable: built without cJSON\n");
+		return EXIT_USAGE;
+	}
+#endif
+	if (install_signals() < 0) {
+		fprintf(stderr, "vpsbench: sigaction: %s\n", strerror(errno));
+		return EXIT_TEST_FAILED;
+	}
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.opts = &opts;
+	ctx.plan = &plan;
+	ctx.root = getenv("VPSBENCH_ROOT") ? getenv("VPSBENCH_ROOT") : "";
+	ctx.cpus_usable = usable_cpus();
+	ctx.stop = &stop_flag;
+	ctx.progress = progress_stderr;
+
+	clock_gettime(CLOCK_REALTIME, &rep.start_real);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	run_modules(&ctx, &rep);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	clock_gettime(CLOCK_REALTIME, &rep.end_real);
+	rep.elapsed_s = ts_diff(&t0, &t1);
+	rep.interrupted = stop_flag != 0;
+	rep.signal = stop_signal;
+	testfile_cleanup_all();
+
+	/* A closed stdout (SIGPIPE) must not kill us before --output is written. */
+	signal(SIGPIPE, SIG_IGN);
+	style.color = !opts.no_color && isatty(STDOUT_FILENO) && opts.format == FMT_TEXT;
+	if (opts.format == FMT_JSON || opts.output) {
+		json = render_json(&rep, &plan);
+		if (!json) {
+			fprintf(stderr, "vpsbench: cannot build the JSON report: out of memory\n");
+			return EXIT_TEST_FAILED;
+		}
+	}
+	if (opts.format == FMT_JSON)
+		printf("%s\n", json);
+	else
+		render_text(stdout, &rep, &plan, &style);
+	fflush(stdout);
+
+	rc = exit_status(&opts, &rep);
+	if (opts.output && write_file(opts.output, json) < 0 && rc == EXIT_OK)
+		rc = EXIT_TEST_FAILED;
+	free(json);
+	return rc;
+}

@@ -1,0 +1,91 @@
+/*
+ * module.h — the uniform interface every benchmark module implements.
+ *
+ * A module measures and fills its own section of struct bench_report; it
+ * never prints. bench.c runs the modules of the registry in order, the
+ * renderers read the report afterwards.
+ */
+#ifndef VPSBENCH_MODULE_H
+#define VPSBENCH_MODULE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The one registry list: order is run order. */
+#define BENCH_MODULES(X) \
+	X(sysinfo)       \
+	X(seq)           \
+	X(rand)
+
+enum bench_mod_id {
+#define BENCH_MOD_ENUM(n) MOD_##n,
+	BENCH_MODULES(BENCH_MOD_ENUM)
+#undef BENCH_MOD_ENUM
+	MOD_COUNT
+};
+
+enum bench_status {
+	BENCH_NOT_RUN = 0, /* not selected */
+	BENCH_OK,          /* ran to completion */
+	BENCH_SKIP,        /* could not run here (reason says why), e.g. read-only dir */
+	BENCH_FAIL,        /* started and failed, or could not start: exit 2 */
+	BENCH_UNAVAIL,     /* built without a library it needs */
+	BENCH_INCOMPLETE,  /* interrupted: partial figures, marked as such */
+};
+
+struct mod_outcome {
+	enum bench_status status;
+	char reason[256];
+	double seconds; /* wall time the module took */
+};
+
+struct bench_opts;
+struct bench_plan;
+struct bench_report;
+
+struct bench_ctx {
+	const struct bench_opts *opts;
+	const struct bench_plan *plan;
+	const char *root;              /* prefix for /proc, /sys, /etc: "" on a real system */
+	unsigned cpus_usable;          /* from the affinity mask, >= 1 */
+	volatile sig_atomic_t *stop;   /* set by the signal handler: stop promptly */
+	/* Optional progress hook (stderr only); phase 0 = start, 1 = end. */
+	void (*progress)(const struct bench_ctx *ctx, const char *module,
+			 const char *what, int phase);
+};
+
+struct bench_module {
+	const char *name;
+	const char *desc;
+	const char *unavailable; /* non-NULL: "built without X", run is not called */
+	enum bench_status (*run)(const struct bench_ctx *ctx,
+				 struct bench_report *rep,
+				 struct mod_outcome *out);
+};
+
+extern const struct bench_module *const bench_modules[MOD_COUNT];
+
+/* Index of a module by name, or -1. */
+int bench_module_find(const char *name);
+
+/* Outcome helper: sets status and a formatted reason, returns status. */
+enum bench_status bench_outcome(struct mod_outcome *out, enum bench_status st,
+				const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+const char *bench_status_name(enum bench_status st);
+
+static inline void bench_progress(const struct bench_ctx *ctx, const char *module,
+				  const char *what, int phase)
+{
+	if (ctx->progress)
+		ctx->progress(ctx, module, what, phase);
+}
+
+static inline bool bench_stopped(const struct bench_ctx *ctx)
+{
+	return ctx->stop && *ctx->stop;
+}
+
+#endif

@@ -1,0 +1,361 @@
+/*
+ * options.c — one table (curl's aliases[] / fio's options.c idea) drives
+ * getopt_long, value parsing through offsetof, and the --help text.
+ */
+#include <getopt.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "module.h"
+#include "options.h"
+#include "parse.h"
+#include "plan.h"
+
+enum opt_kind {
+	OK_SECTION,  /* help heading only */
+	OK_FLAG,     /* bool */
+	OK_STR,      /* const char * */
+	OK_DIR,      /* append to dirs[] */
+	OK_MODLIST,  /* comma list of module names -> bitmask */
+	OK_SIZE,     /* struct opt_u64, bytes */
+	OK_DUR,      /* struct opt_u64, ns */
+	OK_UINT,     /* struct opt_u64 */
+	OK_ENUM,     /* struct opt_u64, index into names */
+	OK_FORMAT,   /* enum out_format */
+	OK_JSON,     /* --json: format = json */
+	OK_HELP,
+	OK_VERSION,
+};
+
+struct opt_def {
+	const char *name;
+	enum opt_kind kind;
+	size_t off;
+	uint64_t min, max;
+	const char *const *names;
+	const char *arg;
+	const char *help;
+};
+
+static const char *const format_names[] = { "text", "json", NULL };
+
+#define OFF(f) offsetof(struct bench_opts, f)
+
+static const struct opt_def opt_table[] = {
+	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL, "General" },
+	{ "dir", OK_DIR, 0, 0, 0, NULL, "PATH",
+	  "directory to test in; repeatable (default: .)" },
+	{ "only", OK_MODLIST, OFF(only_mask), 0, 0, NULL, "LIST",
+	  "run only these modules: sysinfo,seq,rand" },
+	{ "skip", OK_MODLIST, OFF(skip_mask), 0, 0, NULL, "LIST",
+	  "do not run these modules" },
+	{ "profile", OK_STR, OFF(profile), 0, 0, NULL, "NAME|FILE",
+	  "pass set: built-in name or INI/JSON file (default: default)" },
+	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL, "Output" },
+	{ "format", OK_FORMAT, OFF(format), 0, 0, format_names, "FMT",
+	  "stdout format: text|json (default: text)" },
+	{ "json", OK_JSON, 0, 0, 0, NULL, NULL, "same as --format json" },
+	{ "output", OK_STR, OFF(output), 0, 0, NULL, "FILE",
+	  "also write the JSON report to FILE" },
+	{ "quiet", OK_FLAG, OFF(quiet), 0, 0, NULL, NULL,
+	  "no progress lines on stderr" },
+	{ "no-color", OK_FLAG, OFF(no_color), 0, 0, NULL, NULL,
+	  "no colors (also when NO_COLOR is set)" },
+	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL,
+	  "Random I/O (rand); each overrides every pass of the profile" },
+	{ "rw", OK_ENUM, OFF(rw), 0, 0, rand_rw_names, "MODE",
+	  "randread|randwrite|randrw (default profile: randrw, then randread)" },
+	{ "rwmixread", OK_UINT, OFF(rwmixread), 0, 100, NULL, "PCT",
+	  "percent of reads in randrw, 0-100 (default: 75)" },
+	{ "bs", OK_SIZE, OFF(bs), 512, 64ULL << 20, NULL, "SIZE",
+	  "block size, multiple of 512 bytes (default: 4K)" },
+	{ "iodepth", OK_UINT, OFF(iodepth), 1, 4096, NULL, "N",
+	  "I/Os in flight per job, 1-4096 (default: 64, latency pass 1)" },
+	{ "jobs", OK_UINT, OFF(jobs), 1, 256, NULL, "N",
+	  "threads, 1-256 (default: usable CPUs)" },
+	{ "size", OK_SIZE, OFF(size), 512, 1ULL << 50, NULL, "SIZE",
+	  "test file size (default: 256M, capped to free space)" },
+	{ "runtime", OK_DUR, OFF(runtime_ns), 1, 86400ULL * 1000000000ULL, NULL, "DUR",
+	  "measured time per pass, s or m suffix (default: 8s)" },
+	{ "ramp", OK_DUR, OFF(ramp_ns), 0, 3600ULL * 1000000000ULL, NULL, "DUR",
+	  "uncounted warm-up per pass (default: 1s)" },
+	{ "rate-iops", OK_UINT, OFF(rate_iops), 1, 100000000, NULL, "N",
+	  "cap on IOPS over all jobs (default: none)" },
+	{ "seed", OK_UINT, OFF(seed), 0, UINT64_MAX, NULL, "N",
+	  "PRNG seed for repeatable offsets (default: 0x89, fio's)" },
+	{ "engine", OK_ENUM, OFF(engine), 0, 0, rand_engine_names, "NAME",
+	  "auto|io_uring|libaio|psync (default: auto)" },
+	{ "zero-buffers", OK_FLAG, OFF(zero_buffers), 0, 0, NULL, NULL,
+	  "write zeros instead of random data (to show the difference)" },
+	{ "verify", OK_FLAG, OFF(verify), 0, 0, NULL, NULL,
+	  "checksum written blocks and read them all back after the pass" },
+	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL, "Sequential (seq)" },
+	{ "seq-runs", OK_UINT, OFF(seq_runs), 1, 100, NULL, "N",
+	  "write runs, 1-100 (default: 3)" },
+	{ "seq-size", OK_SIZE, OFF(seq_size), 512, 1ULL << 50, NULL, "SIZE",
+	  "bytes per run (default: 1G, capped to free space)" },
+	{ "seq-bs", OK_SIZE, OFF(seq_bs), 512, 64ULL << 20, NULL, "SIZE",
+	  "block size, multiple of 512, at most 64M (default: 64K)" },
+	{ "seq-direct", OK_FLAG, OFF(seq_direct), 0, 0, NULL, NULL,
+	  "O_DIRECT writes (dd oflag=direct) instead of conv=fdatasync" },
+	{ "zero-fill", OK_FLAG, OFF(zero_fill), 0, 0, NULL, NULL,
+	  "write zeros as dd if=/dev/zero does (to show the difference)" },
+	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL, "Other" },
+	{ "help", OK_HELP, 0, 0, 0, NULL, NULL, "this text" },
+	{ "version", OK_VERSION, 0, 0, 0, NULL, NULL, "print the version" },
+};
+
+#define OPT_COUNT (sizeof(opt_table) / sizeof(opt_table[0]))
+
+static void usage_error(const char *fmt, const char *a, const char *b)
+{
+	fprintf(stderr, "vpsbench: ");
+	fprintf(stderr, fmt, a, b);
+	fprintf(stderr, " (see --help)\n");
+}
+
+static const char *kind_form(const struct opt_def *d)
+{
+	switch (d->kind) {
+	case OK_SIZE: return "a size such as 4096, 4K, 512M or 1G";
+	case OK_DUR:  return "a duration such as 30, 30s, 500ms or 2m";
+	case OK_UINT: return "a whole number";
+	default:      return "a value";
+	}
+}
+
+static int parse_modlist(const char *s, unsigned *mask)
+{
+	char buf[256], *tok, *save = NULL;
+
+	if (strlen(s) >= sizeof(buf))
+		return -1;
+	strcpy(buf, s);
+	*mask = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int id = bench_module_find(tok);
+
+		if (id < 0)
+			return -1;
+		*mask |= 1u << id;
+	}
+	return *mask ? 0 : -1;
+}
+
+static int apply(const struct opt_def *d, const char *arg, struct bench_opts *o)
+{
+	char *base = (char *)o;
+	struct opt_u64 *u = (struct opt_u64 *)(base + d->off);
+	uint64_t v;
+	int idx;
+	char form[160];
+
+	switch (d->kind) {
+	case OK_FLAG:
+		*(bool *)(base + d->off) = true;
+		return 0;
+	case OK_STR:
+		if (!*arg) {
+			usage_error("--%s needs a non-empty value%s", d->name, "");
+			return 1;
+		}
+		*(const char **)(base + d->off) = arg;
+		return 0;
+	case OK_DIR:
+		if (!*arg) {
+			usage_error("--%s needs a directory path%s", d->name, "");
+			return 1;
+		}
+		if (o->ndirs >= BENCH_MAX_DIRS) {
+			usage_error("--%s given more than %s times", d->name, "16");
+			return 1;
+		}
+		o->dirs[o->ndirs++] = arg;
+		return 0;
+	case OK_MODLIST:
+		if (parse_modlist(arg, (unsigned *)(base + d->off)) < 0) {
+			usage_error("--%s takes a comma list of modules from sysinfo,seq,rand, not '%s'",
+				    d->name, arg);
+			return 1;
+		}
+		return 0;
+	case OK_SIZE:
+	case OK_DUR:
+	case OK_UINT:
+		if ((d->kind == OK_SIZE ? parse_size(arg, &v) :
+		     d->kind == OK_DUR ? parse_duration(arg, &v) :
+		     parse_uint(arg, 0, UINT64_MAX, &v)) < 0) {
+			snprintf(form, sizeof(form), "%s, not '%s'", kind_form(d), arg);
+			usage_error("--%s takes %s", d->name, form);
+			return 1;
+		}
+		if (v < d->min || v > d->max) {
+			if (d->kind == OK_UINT)
+				snprintf(form, sizeof(form), "from %llu to %llu, not '%s'",
+					 (unsigned long long)d->min, (unsigned long long)d->max, arg);
+			else
+				snprintf(form, sizeof(form), "%s within its range (see --help), not '%s'",
+					 kind_form(d), arg);
+			usage_error("--%s takes a value %s", d->name, form);
+			return 1;
+		}
+		u->v = v;
+		u->set = true;
+		return 0;
+	case OK_ENUM:
+	case OK_FORMAT:
+		idx = parse_enum(arg, d->names);
+		if (idx < 0) {
+			form[0] = '\0';
+			for (int i = 0; d->names[i]; i++) {
+				if (i)
+					strcat(form, "|");
+				strcat(form, d->names[i]);
+			}
+			usage_error("--%s takes one of %s", d->name, form);
+			return 1;
+		}
+		if (d->kind == OK_FORMAT) {
+			o->format = (enum out_format)idx;
+		} else {
+			u->v = (uint64_t)idx;
+			u->set = true;
+		}
+		return 0;
+	case OK_JSON:
+		o->format = FMT_JSON;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int options_parse(int argc, char **argv, struct bench_opts *o)
+{
+	struct option lopts[OPT_COUNT + 1];
+	const struct opt_def *defs[OPT_COUNT];
+	size_t n = 0;
+	int c, idx, rc;
+	bool want_help = false, want_version = false;
+
+	memset(o, 0, sizeof(*o));
+	for (size_t i = 0; i < OPT_COUNT; i++) {
+		const struct opt_def *d = &opt_table[i];
+		bool takes_arg;
+
+		if (d->kind == OK_SECTION)
+			continue;
+		takes_arg = !(d->kind == OK_FLAG || d->kind == OK_JSON ||
+			      d->kind == OK_HELP || d->kind == OK_VERSION);
+		lopts[n] = (struct option){ d->name, takes_arg ? required_argument : no_argument,
+					    NULL, (int)(256 + n) };
+		defs[n++] = d;
+	}
+	lopts[n] = (struct option){ NULL, 0, NULL, 0 };
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":hV", lopts, &idx)) != -1) {
+		if (c == 'h') {
+			want_help = true;
+			continue;
+		}
+		if (c == 'V') {
+			want_version = true;
+			continue;
+		}
+		if (c == '?') {
+			if (optopt >= 256 && optopt < (int)(256 + n))
+				usage_error("--%s takes no value%s", defs[optopt - 256]->name, "");
+			else if (optopt)
+				usage_error("unknown option '-%c'%s", (char[]){ (char)optopt, 0 }, "");
+			else
+				usage_error("unknown option '%s'%s", argv[optind - 1], "");
+			return 1;
+		}
+		if (c == ':') {
+			const char *name = optopt >= 256 && optopt < (int)(256 + n) ?
+				defs[optopt - 256]->name : argv[optind - 1];
+			const struct opt_def *d = optopt >= 256 && optopt < (int)(256 + n) ?
+				defs[optopt - 256] : NULL;
+
+			usage_error("--%s needs a value: %s", name,
+				    d && d->arg ? d->arg : "see --help");
+			return 1;
+		}
+		if (c < 256 || c >= (int)(256 + n))
+			continue;
+		if (defs[c - 256]->kind == OK_HELP) {
+			want_help = true;
+			continue;
+		}
+		if (defs[c - 256]->kind == OK_VERSION) {
+			want_version = true;
+			continue;
+		}
+		rc = apply(defs[c - 256], optarg, o);
+		if (rc)
+			return rc;
+	}
+	if (optind < argc) {
+		usage_error("unexpected argument '%s'%s", argv[optind], "");
+		return 1;
+	}
+	if (want_help) {
+		options_help(stdout);
+		return -1;
+	}
+	if (want_version) {
+		printf("vpsbench %s\n", VPSBENCH_VERSION);
+		return -1;
+	}
+	if (o->ndirs == 0)
+		o->dirs[o->ndirs++] = ".";
+	if (getenv("NO_COLOR") && *getenv("NO_COLOR"))
+		o->no_color = true;
+	return 0;
+}
+
+bool options_module_selected(const struct bench_opts *o, int id)
+{
+	if (o->only_mask && !(o->only_mask & (1u << id)))
+		return false;
+	return !(o->skip_mask & (1u << id));
+}
+
+void options_help(FILE *f)
+{
+	fprintf(f,
+		"Usage: vpsbench [OPTION]...\n"
+		"Benchmark this machine: system info, dd-style sequential passes and\n"
+		"fio-style random I/O, graded. Offline unless a flag asks otherwise.\n");
+	for (size_t i = 0; i < OPT_COUNT; i++) {
+		const struct opt_def *d = &opt_table[i];
+		char lhs[48];
+
+		if (d->kind == OK_SECTION) {
+			fprintf(f, "\n%s:\n", d->help);
+			continue;
+		}
+		snprintf(lhs, sizeof(lhs), "--%s%s%s", d->name, d->arg ? " " : "",
+			 d->arg ? d->arg : "");
+		fprintf(f, "  %-22s %s\n", lhs, d->help);
+	}
+	fprintf(f, "\nProfiles:");
+	for (int i = 0; plan_profile_names[i]; i++)
+		fprintf(f, " %s", plan_profile_names[i]);
+	fprintf(f,
+		"\n\nSizes take K/M/G/T suffixes (binary: 1K = 1024 bytes); durations take\n"
+		"s, ms or m (a plain number is seconds). Figures: MB/s is decimal (10^6 B/s,\n"
+		"as dd prints), MiB/s binary; latencies in ns/us/ms as labelled.\n"
+		"\nEnvironment: NO_COLOR disables colors; VPSBENCH_ROOT reads /proc, /sys\n"
+		"and /etc below that directory (for tests).\n"
+		"\nExit status:\n"
+		"  0  ok\n"
+		"  1  usage error (bad option or value; nothing was written)\n"
+		"  2  a test could not run or failed\n"
+		"  3  results below required thresholds\n"
+		"  4  upload failed\n");
+}

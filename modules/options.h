@@ -1,0 +1,68 @@
+/*
+ * options.h — command-line options (a table drives getopt_long, the
+ * parser and --help) and the values they leave in struct bench_opts.
+ */
+#ifndef VPSBENCH_OPTIONS_H
+#define VPSBENCH_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define BENCH_MAX_DIRS 16
+
+enum out_format { FMT_TEXT = 0, FMT_JSON };
+
+/* A value the user may or may not have given; profiles fill the unset ones. */
+struct opt_u64 {
+	uint64_t v;
+	bool set;
+};
+
+struct bench_opts {
+	const char *dirs[BENCH_MAX_DIRS];
+	unsigned ndirs;
+	unsigned only_mask;  /* bit per module id; 0 = not given */
+	unsigned skip_mask;
+	const char *profile; /* NULL = "default" */
+	enum out_format format;
+	const char *output;  /* JSON report file */
+	bool quiet;
+	bool no_color;
+
+	/* rand: overrides of the profile's values */
+	struct opt_u64 rw;          /* enum rand_rw */
+	struct opt_u64 rwmixread;   /* percent */
+	struct opt_u64 bs;          /* bytes */
+	struct opt_u64 iodepth;
+	struct opt_u64 jobs;
+	struct opt_u64 size;        /* bytes */
+	struct opt_u64 runtime_ns;
+	struct opt_u64 ramp_ns;
+	struct opt_u64 rate_iops;
+	struct opt_u64 seed;
+	struct opt_u64 engine;      /* enum rand_engine_kind */
+	bool zero_buffers;
+	bool verify;
+
+	/* seq */
+	struct opt_u64 seq_runs;
+	struct opt_u64 seq_size;
+	struct opt_u64 seq_bs;
+	bool seq_direct;
+	bool zero_fill;
+};
+
+/*
+ * Parses argv into opts. Returns 0 to go on, 1 after a usage error (one
+ * line already printed to stderr), -1 when --help/--version was handled.
+ */
+int options_parse(int argc, char **argv, struct bench_opts *opts);
+
+/* Prints the full --help text. */
+void options_help(FILE *f);
+
+/* True when module id is selected by --only/--skip. */
+bool options_module_selected(const struct bench_opts *opts, int id);
+
+#endif

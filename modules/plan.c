@@ -1,0 +1,375 @@
+/*
+ * plan.c — built-in profiles (one per seed and peer), profile files, and
+ * the command line's overrides, validated before any file is created.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "plan.h"
+
+const char *const rand_rw_names[] = { "randread", "randwrite", "randrw", NULL };
+const char *const rand_engine_names[] = { "auto", "io_uring", "libaio", "psync", NULL };
+
+#define SEC 1000000000ULL
+#define MiB (1ULL << 20)
+#define GiB (1ULL << 30)
+#define FIO_SEED 0x89
+
+struct profile_def {
+	const char *name;
+	const char *desc;
+	struct seq_spec seq;
+	unsigned npass;
+	struct rand_pass_spec pass[RAND_MAX_PASSES];
+};
+
+#define SEQ_DD { .runs = 3, .size = GiB, .bs = 64 * 1024 }
+#define PASS(n, rw_, mix, bs_, qd, jobs_, size_, rt, ramp_, rate) \
+	{ .name = n, .rw = rw_, .rwmixread = mix, .bs = bs_, .iodepth = qd, \
+	  .jobs = jobs_, .size = size_, .runtime_ns = rt, .ramp_ns = ramp_, \
+	  .rate_iops = rate, .seed = FIO_SEED }
+
+static const struct profile_def profiles[] = {
+	{ "default", "4k randrw 75/25 qd64 (jobs = CPUs), then 4k randread qd1 latency",
+	  SEQ_DD, 2, {
+		PASS("randrw-4k-qd64", RW_RANDRW, 75, 4096, 64, 0, 256 * MiB, 8 * SEC, SEC, 0),
+		PASS("randread-4k-qd1", RW_RANDREAD, 100, 4096, 1, 1, 256 * MiB, 4 * SEC, SEC, 0),
+	} },
+	{ "ovh", "OVHcloud guide: 4k randwrite qd32, 512M, jobs = CPUs, 120 s",
+	  SEQ_DD, 1, {
+		PASS("randwrite-4k-qd32", RW_RANDWRITE, 0, 4096, 32, 0, 512 * MiB, 120 * SEC, 0, 0),
+	} },
+	{ "vng", "VNG guide: 4k randrw 75/25, randread, randwrite; qd64, 8 jobs, 4G",
+	  SEQ_DD, 3, {
+		PASS("randrw-4k-qd64", RW_RANDRW, 75, 4096, 64, 8, 4 * GiB, 30 * SEC, 0, 0),
+		PASS("randread-4k-qd64", RW_RANDREAD, 100, 4096, 64, 8, 4 * GiB, 30 * SEC, 0, 0),
+		PASS("randwrite-4k-qd64", RW_RANDWRITE, 0, 4096, 64, 8, 4 * GiB, 30 * SEC, 0, 0),
+	} },
+	{ "tino", "tocdo.net guide: 4k randrw 75/25 qd64, 1G",
+	  SEQ_DD, 1, {
+		PASS("randrw-4k-qd64", RW_RANDRW, 75, 4096, 64, 1, GiB, 30 * SEC, 0, 0),
+	} },
+	{ "azure-write", "Azure guide: 4k randwrite qd256, 4 jobs, 30 s",
+	  SEQ_DD, 1, {
+		PASS("randwrite-4k-qd256", RW_RANDWRITE, 0, 4096, 256, 4, GiB, 30 * SEC, 0, 0),
+	} },
+	{ "azure-read", "Azure guide: 4k randread qd256, 4 jobs, 30 s",
+	  SEQ_DD, 1, {
+		PASS("randread-4k-qd256", RW_RANDREAD, 100, 4096, 256, 4, GiB, 30 * SEC, 0, 0),
+	} },
+	{ "azure-mixed", "Azure guide: 4k randrw qd128, 4 jobs, writes capped at 3200 IOPS/job",
+	  SEQ_DD, 1, {
+		{ .name = "randrw-4k-qd128", .rw = RW_RANDRW, .rwmixread = 50, .bs = 4096,
+		  .iodepth = 128, .jobs = 4, .size = GiB, .runtime_ns = 30 * SEC,
+		  .rate_iops_write = 4 * 3200, .seed = FIO_SEED },
+	} },
+	{ "yabs", "yabs.sh: randrw 50/50 qd64, 2 jobs, 2G, at 4k, 64k, 512k and 1m",
+	  SEQ_DD, 4, {
+		PASS("rand_rw_4k", RW_RANDRW, 50, 4096, 64, 2, 2 * GiB, 30 * SEC, 0, 0),
+		PASS("rand_rw_64k", RW_RANDRW, 50, 64 * 1024, 64, 2, 2 * GiB, 30 * SEC, 0, 0),
+		PASS("rand_rw_512k", RW_RANDRW, 50, 512 * 1024, 64, 2, 2 * GiB, 30 * SEC, 0, 0),
+		PASS("rand_rw_1m", RW_RANDRW, 50, 1024 * 1024, 64, 2, 2 * GiB, 30 * SEC, 0, 0),
+	} },
+};
+
+#define NPROFILES (sizeof(profiles) / sizeof(profiles[0]))
+
+const char *const plan_profile_names[] = {
+	"default", "ovh", "vng", "tino", "azure-write", "azure-read", "azure-mixed", "yabs", NULL
+};
+
+static void plan_from_profile(const struct profile_def *p, struct bench_plan *plan)
+{
+	snprintf(plan->profile, sizeof(plan->profile), "%s", p->name);
+	snprintf(plan->profile_desc, sizeof(plan->profile_desc), "%s", p->desc);
+	plan->seq = p->seq;
+	plan->nrand = p->npass;
+	memcpy(plan->rand, p->pass, sizeof(p->pass));
+}
+
+/* --- profile files: INI, "[seq]" and "[pass NAME]" sections of key = value --- */
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
+		*--e = '\0';
+	return s;
+}
+
+static int pass_key(struct rand_pass_spec *p, const char *k, const char *v)
+{
+	uint64_t u;
+	int i;
+
+	if (!strcmp(k, "rw")) {
+		if ((i = parse_enum(v, rand_rw_names)) < 0)
+			return -1;
+		p->rw = (enum rand_rw)i;
+	} else if (!strcmp(k, "rwmixread")) {
+		if (parse_uint(v, 0, 100, &u) < 0)
+			return -1;
+		p->rwmixread = (unsigned)u;
+	} else if (!strcmp(k, "bs")) {
+		if (parse_size(v, &u) < 0 || u > UINT32_MAX)
+			return -1;
+		p->bs = (uint32_t)u;
+	} else if (!strcmp(k, "iodepth")) {
+		if (parse_uint(v, 1, 4096, &u) < 0)
+			return -1;
+		p->iodepth = (unsigned)u;
+	} else if (!strcmp(k, "jobs")) {
+		if (parse_uint(v, 0, 256, &u) < 0)
+			return -1;
+		p->jobs = (unsigned)u;
+	} else if (!strcmp(k, "size")) {
+		if (parse_size(v, &p->size) < 0)
+			return -1;
+	} else if (!strcmp(k, "runtime")) {
+		if (parse_duration(v, &p->runtime_ns) < 0 || !p->runtime_ns)
+			return -1;
+	} else if (!strcmp(k, "ramp")) {
+		if (parse_duration(v, &p->ramp_ns) < 0)
+			return -1;
+	} else if (!strcmp(k, "rate-iops")) {
+		if (parse_uint(v, 0, 100000000, &p->rate_iops) < 0)
+			return -1;
+	} else if (!strcmp(k, "rate-iops-write")) {
+		if (parse_uint(v, 0, 100000000, &p->rate_iops_write) < 0)
+			return -1;
+	} else if (!strcmp(k, "seed")) {
+		if (parse_uint(v, 0, UINT64_MAX, &p->seed) < 0)
+			return -1;
+	} else {
+		return -2;
+	}
+	return 0;
+}
+
+static int seq_key(struct seq_spec *s, const char *k, const char *v)
+{
+	uint64_t u;
+
+	if (!strcmp(k, "runs")) {
+		if (parse_uint(v, 1, 100, &u) < 0)
+			return -1;
+		s->runs = (unsigned)u;
+	} else if (!strcmp(k, "size")) {
+		if (parse_size(v, &s->size) < 0)
+			return -1;
+	} else if (!strcmp(k, "bs")) {
+		if (parse_size(v, &u) < 0 || u > UINT32_MAX)
+			return -1;
+		s->bs = (uint32_t)u;
+	} else if (!strcmp(k, "direct") || !strcmp(k, "zero-fill")) {
+		bool b;
+
+		if (!strcmp(v, "1") || !strcmp(v, "true") || !strcmp(v, "yes"))
+			b = true;
+		else if (!strcmp(v, "0") || !strcmp(v, "false") || !strcmp(v, "no"))
+			b = false;
+		else
+			return -1;
+		if (!strcmp(k, "direct"))
+			s->direct = b;
+		else
+			s->zero = b;
+	} else {
+		return -2;
+	}
+	return 0;
+}
+
+/*
+ * A file profile starts from the default profile's seq settings; every
+ * [pass NAME] section starts from the default profile's first pass.
+ */
+static int plan_from_file(const char *path, struct bench_plan *plan, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char line[512], *s, *eq;
+	unsigned lineno = 0;
+	enum { SEC_NONE, SEC_SEQ, SEC_PASS } sec = SEC_NONE;
+	int rc = -1;
+
+	if (!f) {
+		snprintf(err, errlen, "--profile: '%s' is neither a built-in profile nor a readable file: %s",
+			 path, strerror(errno));
+		return -1;
+	}
+	plan_from_profile(&profiles[0], plan);
+	plan->nrand = 0;
+	snprintf(plan->profile, sizeof(plan->profile), "file:%.58s", path);
+	snprintf(plan->profile_desc, sizeof(plan->profile_desc), "from %.140s", path);
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		s = trim(line);
+		if (!*s || *s == '#' || *s == ';')
+			continue;
+		if (*s == '[') {
+			char *end = strchr(s, ']');
+
+			if (!end) {
+				snprintf(err, errlen, "%s:%u: unclosed section header", path, lineno);
+				goto out;
+			}
+			*end = '\0';
+			s = trim(s + 1);
+			if (!strcmp(s, "seq")) {
+				sec = SEC_SEQ;
+			} else if (!strncmp(s, "pass", 4)) {
+				if (plan->nrand >= RAND_MAX_PASSES) {
+					snprintf(err, errlen, "%s:%u: more than %d passes", path, lineno,
+						 RAND_MAX_PASSES);
+					goto out;
+				}
+				plan->rand[plan->nrand] = profiles[0].pass[0];
+				snprintf(plan->rand[plan->nrand].name, sizeof(plan->rand[0].name), "%s",
+					 *trim(s + 4) ? trim(s + 4) : "pass");
+				plan->nrand++;
+				sec = SEC_PASS;
+			} else {
+				snprintf(err, errlen, "%s:%u: unknown section [%s] (use [seq] or [pass NAME])",
+					 path, lineno, s);
+				goto out;
+			}
+			continue;
+		}
+		eq = strchr(s, '=');
+		if (!eq || sec == SEC_NONE) {
+			snprintf(err, errlen, "%s:%u: expected 'key = value' inside [seq] or [pass NAME]",
+				 path, lineno);
+			goto out;
+		}
+		*eq = '\0';
+		{
+			char *k = trim(s), *v = trim(eq + 1);
+			int r = sec == SEC_SEQ ? seq_key(&plan->seq, k, v) :
+				pass_key(&plan->rand[plan->nrand - 1], k, v);
+
+			if (r == -2) {
+				snprintf(err, errlen, "%s:%u: unknown key '%s' in [%s]", path, lineno, k,
+					 sec == SEC_SEQ ? "seq" : "pass");
+				goto out;
+			}
+			if (r < 0) {
+				snprintf(err, errlen, "%s:%u: bad value '%s' for key '%s'", path, lineno, v, k);
+				goto out;
+			}
+		}
+	}
+	rc = 0;
+out:
+	fclose(f);
+	return rc;
+}
+
+static int validate(const struct bench_plan *plan, char *err, size_t errlen)
+{
+	const struct seq_spec *s = &plan->seq;
+
+	if (s->bs == 0 || s->bs % 512 || s->bs > 64 * MiB) {
+		snprintf(err, errlen, "--seq-bs must be a multiple of 512 bytes and at most 64M, not %u",
+			 s->bs);
+		return -1;
+	}
+	if (s->runs == 0) {
+		snprintf(err, errlen, "--seq-runs must be at least 1");
+		return -1;
+	}
+	if (s->size < s->bs) {
+		snprintf(err, errlen, "--seq-size (%llu bytes) must be at least --seq-bs (%u bytes)",
+			 (unsigned long long)s->size, s->bs);
+		return -1;
+	}
+	for (unsigned i = 0; i < plan->nrand; i++) {
+		const struct rand_pass_spec *p = &plan->rand[i];
+
+		if (p->bs == 0 || p->bs % 512) {
+			snprintf(err, errlen, "--bs must be a multiple of 512 bytes, not %u (pass %s)",
+				 p->bs, p->name);
+			return -1;
+		}
+		if (p->size < p->bs) {
+			snprintf(err, errlen, "--size (%llu bytes) must be at least --bs (%u bytes) (pass %s)",
+				 (unsigned long long)p->size, p->bs, p->name);
+			return -1;
+		}
+		if (p->iodepth == 0) {
+			snprintf(err, errlen, "--iodepth must be at least 1 (pass %s)", p->name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int plan_build(const struct bench_opts *o, struct bench_plan *plan, char *err, size_t errlen)
+{
+	const char *name = o->profile ? o->profile : "default";
+	const struct profile_def *p = NULL;
+
+	memset(plan, 0, sizeof(*plan));
+	for (size_t i = 0; i < NPROFILES; i++)
+		if (!strcmp(profiles[i].name, name))
+			p = &profiles[i];
+	if (p)
+		plan_from_profile(p, plan);
+	else if (strchr(name, '/') || strchr(name, '.'))
+		{ if (plan_from_file(name, plan, err, errlen) < 0)
+			return -1; }
+	else {
+		snprintf(err, errlen, "--profile takes a file or one of default, ovh, vng, tino, "
+			 "azure-write, azure-read, azure-mixed, yabs, not '%s'", name);
+		return -1;
+	}
+
+	for (unsigned i = 0; i < plan->nrand; i++) {
+		struct rand_pass_spec *r = &plan->rand[i];
+
+		if (o->rw.set)
+			r->rw = (enum rand_rw)o->rw.v;
+		if (o->rwmixread.set)
+			r->rwmixread = (unsigned)o->rwmixread.v;
+		if (o->bs.set)
+			r->bs = (uint32_t)o->bs.v;
+		if (o->iodepth.set)
+			r->iodepth = (unsigned)o->iodepth.v;
+		if (o->jobs.set)
+			r->jobs = (unsigned)o->jobs.v;
+		if (o->size.set)
+			r->size = o->size.v;
+		if (o->runtime_ns.set)
+			r->runtime_ns = o->runtime_ns.v;
+		if (o->ramp_ns.set)
+			r->ramp_ns = o->ramp_ns.v;
+		if (o->rate_iops.set)
+			r->rate_iops = o->rate_iops.v;
+		if (o->seed.set)
+			r->seed = o->seed.v;
+		if (r->rw == RW_RANDREAD)
+			r->rwmixread = 100;
+		else if (r->rw == RW_RANDWRITE)
+			r->rwmixread = 0;
+	}
+	if (o->seq_runs.set)
+		plan->seq.runs = (unsigned)o->seq_runs.v;
+	if (o->seq_size.set)
+		plan->seq.size = o->seq_size.v;
+	if (o->seq_bs.set)
+		plan->seq.bs = (uint32_t)o->seq_bs.v;
+	if (o->seq_direct)
+		plan->seq.direct = true;
+	if (o->zero_fill)
+		plan->seq.zero = true;
+	plan->engine = o->engine.set ? (enum rand_engine_kind)o->engine.v : ENGINE_AUTO;
+	plan->zero_buffers = o->zero_buffers;
+	plan->verify = o->verify;
+	return validate(plan, err, errlen);
+}

@@ -1,0 +1,67 @@
+/*
+ * plan.h — what a run will do: the profile's passes with the command
+ * line's overrides applied, validated before anything touches a disk.
+ */
+#ifndef VPSBENCH_PLAN_H
+#define VPSBENCH_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "options.h"
+
+#define RAND_MAX_PASSES 8
+
+enum rand_rw { RW_RANDREAD = 0, RW_RANDWRITE, RW_RANDRW };
+enum rand_engine_kind { ENGINE_AUTO = 0, ENGINE_URING, ENGINE_LIBAIO, ENGINE_PSYNC };
+
+extern const char *const rand_rw_names[];     /* "randread", ... NULL */
+extern const char *const rand_engine_names[]; /* "auto", "io_uring", "libaio", "psync", NULL */
+
+struct rand_pass_spec {
+	char name[32];
+	enum rand_rw rw;
+	unsigned rwmixread;    /* percent of reads for randrw */
+	uint32_t bs;           /* bytes */
+	unsigned iodepth;
+	unsigned jobs;         /* 0 = usable CPUs */
+	uint64_t size;         /* test file size, bytes */
+	uint64_t runtime_ns;
+	uint64_t ramp_ns;
+	uint64_t rate_iops;    /* 0 = no cap; total over all jobs */
+	uint64_t rate_iops_write; /* 0 = no cap on writes; total over all jobs */
+	uint64_t seed;
+};
+
+struct seq_spec {
+	unsigned runs;
+	uint64_t size;         /* bytes per run */
+	uint32_t bs;
+	bool direct;           /* oflag=direct semantics */
+	bool zero;             /* dd's /dev/zero data */
+};
+
+struct bench_plan {
+	char profile[64];
+	char profile_desc[160];
+	struct seq_spec seq;
+	struct rand_pass_spec rand[RAND_MAX_PASSES];
+	unsigned nrand;
+	enum rand_engine_kind engine;
+	bool zero_buffers;
+	bool verify;
+};
+
+/*
+ * Builds the plan from --profile (built-in name or file) and the command
+ * line's overrides. On error returns -1 with one line in err (naming the
+ * option or key and the accepted form).
+ */
+int plan_build(const struct bench_opts *opts, struct bench_plan *plan,
+	       char *err, size_t errlen);
+
+/* NULL-terminated list of built-in profile names, for --help. */
+extern const char *const plan_profile_names[];
+
+#endif

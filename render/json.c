@@ -1,0 +1,127 @@
+/*
+ * json.c — the JSON report ("vpsbench.report/1"), built as a cJSON tree.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "render.h"
+
+#ifdef HAVE_CJSON
+
+void json_add_mu64(cJSON *o, const char *key, struct mu64 v)
+{
+	if (v.ok)
+		cJSON_AddNumberToObject(o, key, (double)v.v);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+void json_add_mi64(cJSON *o, const char *key, struct mi64 v)
+{
+	if (v.ok)
+		cJSON_AddNumberToObject(o, key, (double)v.v);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+void json_add_mdbl(cJSON *o, const char *key, struct mdbl v)
+{
+	if (v.ok)
+		cJSON_AddNumberToObject(o, key, v.v);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+void json_add_mbool(cJSON *o, const char *key, enum mbool v)
+{
+	if (v == MB_UNKNOWN)
+		cJSON_AddNullToObject(o, key);
+	else
+		cJSON_AddBoolToObject(o, key, v == MB_TRUE);
+}
+
+void json_add_str(cJSON *o, const char *key, const char *s)
+{
+	if (s && *s)
+		cJSON_AddStringToObject(o, key, s);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+static void add_time(cJSON *o, const char *key, const struct timespec *ts)
+{
+	char buf[64];
+	struct tm tm;
+
+	gmtime_r(&ts->tv_sec, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	cJSON_AddStringToObject(o, key, buf);
+}
+
+char *render_json(const struct bench_report *rep, const struct bench_plan *plan)
+{
+	cJSON *root = cJSON_CreateObject(), *run, *mods, *warn;
+	char *out = NULL;
+
+	if (!root)
+		return NULL;
+	cJSON_AddStringToObject(root, "schema", "vpsbench.report/1");
+	cJSON_AddStringToObject(root, "version", VPSBENCH_VERSION);
+	run = cJSON_AddObjectToObject(root, "run");
+	if (!run)
+		goto out;
+	add_time(run, "start", &rep->start_real);
+	add_time(run, "end", &rep->end_real);
+	cJSON_AddNumberToObject(run, "elapsed_s", rep->elapsed_s);
+	cJSON_AddStringToObject(run, "profile", plan->profile);
+	cJSON_AddBoolToObject(run, "complete", !rep->interrupted);
+	if (rep->interrupted)
+		cJSON_AddNumberToObject(run, "signal", rep->signal);
+
+	mods = cJSON_AddObjectToObject(root, "modules");
+	if (!mods)
+		goto out;
+	for (int i = 0; i < MOD_COUNT; i++) {
+		const struct mod_outcome *o = &rep->outcome[i];
+		cJSON *m;
+
+		if (o->status == BENCH_NOT_RUN)
+			continue;
+		m = cJSON_AddObjectToObject(mods, bench_modules[i]->name);
+		if (!m)
+			goto out;
+		cJSON_AddStringToObject(m, "status", bench_status_name(o->status));
+		json_add_str(m, "reason", o->reason);
+		cJSON_AddNumberToObject(m, "seconds", o->seconds);
+	}
+
+	warn = cJSON_AddArrayToObject(root, "warnings");
+	if (!warn)
+		goto out;
+	for (unsigned i = 0; i < rep->nwarn; i++)
+		cJSON_AddItemToArray(warn, cJSON_CreateString(rep->warnings[i]));
+
+	if (render_section_ran(rep, MOD_sysinfo))
+		cJSON_AddItemToObject(root, "sysinfo", json_sysinfo(rep));
+	if (render_section_ran(rep, MOD_seq))
+		cJSON_AddItemToObject(root, "seq", json_seq(rep, plan));
+	if (render_section_ran(rep, MOD_rand))
+		cJSON_AddItemToObject(root, "rand", json_rand(rep, plan));
+
+	out = cJSON_Print(root);
+out:
+	cJSON_Delete(root);
+	return out;
+}
+
+#else
+
+char *render_json(const struct bench_report *rep, const struct bench_plan *plan)
+{
+	(void)rep;
+	(void)plan;
+	return NULL;
+}
+
+#endif

@@ -1,0 +1,67 @@
+/*
+ * render.h — turning a finished report into text or JSON. Renderers read
+ * struct bench_report only; each module's section has its own file.
+ */
+#ifndef VPSBENCH_RENDER_H
+#define VPSBENCH_RENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "plan.h"
+#include "report.h"
+
+struct render_style {
+	bool color;
+};
+
+#define TEXT_RULE " ------------------------------------------------------------------------------"
+
+void render_text(FILE *f, const struct bench_report *rep, const struct bench_plan *plan,
+		 const struct render_style *st);
+
+/* Returns the JSON report as a malloc'd string, or NULL (built without cJSON, or no memory). */
+char *render_json(const struct bench_report *rep, const struct bench_plan *plan);
+
+/* True when the section of module id belongs in the report. */
+bool render_section_ran(const struct bench_report *rep, int id);
+
+/* Text helpers, shared by the section renderers. */
+void text_heading(FILE *f, const struct render_style *st, const char *title);
+void text_kv(FILE *f, const struct render_style *st, const char *label, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+const char *text_color(const struct render_style *st, const char *code); /* "" without color */
+
+/* Section renderers (text). */
+void text_sysinfo(FILE *f, const struct bench_report *rep, const struct render_style *st);
+void text_seq(FILE *f, const struct bench_report *rep, const struct bench_plan *plan,
+	      const struct render_style *st);
+void text_rand(FILE *f, const struct bench_report *rep, const struct bench_plan *plan,
+	       const struct render_style *st);
+
+/* Number formatting (units.c). */
+/* fio's num2str(v, 4, 1, pow2, unit): "40.0k", "156Mi" + unit; at most 4 significant digits. */
+void fmt_num2str(char *buf, size_t n, double v, bool pow2, const char *unit);
+/* Human bytes with binary units: "1.5 GiB", "512 MiB", "4 KiB", "100 B". */
+void fmt_bytes(char *buf, size_t n, uint64_t bytes);
+/* Duration in ns as "812 ns", "4.65 us", "1.23 ms", "2.50 s". */
+void fmt_ns(char *buf, size_t n, double ns);
+
+#ifdef HAVE_CJSON
+#include <cjson/cJSON.h>
+
+/* Section renderers (JSON): each returns a new object, or NULL on no memory. */
+cJSON *json_sysinfo(const struct bench_report *rep);
+cJSON *json_seq(const struct bench_report *rep, const struct bench_plan *plan);
+cJSON *json_rand(const struct bench_report *rep, const struct bench_plan *plan);
+
+/* Helpers: unknown values become null. */
+void json_add_mu64(cJSON *o, const char *key, struct mu64 v);
+void json_add_mi64(cJSON *o, const char *key, struct mi64 v);
+void json_add_mdbl(cJSON *o, const char *key, struct mdbl v);
+void json_add_mbool(cJSON *o, const char *key, enum mbool v);
+void json_add_str(cJSON *o, const char *key, const char *s); /* NULL or "" -> null */
+#endif
+
+#endif

@@ -1,0 +1,79 @@
+/*
+ * text.c — the text report: header, one section per module that ran,
+ * module outcomes, then every warning in one place at the end.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "render.h"
+
+const char *text_color(const struct render_style *st, const char *code)
+{
+	return st && st->color ? code : "";
+}
+
+void text_heading(FILE *f, const struct render_style *st, const char *title)
+{
+	fprintf(f, "\n %s%s%s\n%s\n", text_color(st, "\033[1m"), title, text_color(st, "\033[0m"),
+		TEXT_RULE);
+}
+
+void text_kv(FILE *f, const struct render_style *st, const char *label, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(f, " %s%-22s%s: ", text_color(st, "\033[36m"), label, text_color(st, "\033[0m"));
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+}
+
+bool render_section_ran(const struct bench_report *rep, int id)
+{
+	enum bench_status s = rep->outcome[id].status;
+
+	return s == BENCH_OK || s == BENCH_INCOMPLETE || s == BENCH_FAIL;
+}
+
+void render_text(FILE *f, const struct bench_report *rep, const struct bench_plan *plan,
+		 const struct render_style *st)
+{
+	char when[64];
+	struct tm tm;
+	bool any_note = false;
+
+	gmtime_r(&rep->start_real.tv_sec, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	fprintf(f, "%s\n vpsbench %s  —  %s  —  profile %s\n%s\n", TEXT_RULE, VPSBENCH_VERSION,
+		when, plan->profile, TEXT_RULE);
+
+	if (render_section_ran(rep, MOD_sysinfo))
+		text_sysinfo(f, rep, st);
+	if (render_section_ran(rep, MOD_seq))
+		text_seq(f, rep, plan, st);
+	if (render_section_ran(rep, MOD_rand))
+		text_rand(f, rep, plan, st);
+
+	for (int i = 0; i < MOD_COUNT; i++) {
+		const struct mod_outcome *o = &rep->outcome[i];
+
+		if (o->status == BENCH_NOT_RUN || o->status == BENCH_OK)
+			continue;
+		if (!any_note) {
+			text_heading(f, st, "Modules not completed");
+			any_note = true;
+		}
+		text_kv(f, st, bench_modules[i]->name, "%s%s%s", bench_status_name(o->status),
+			o->reason[0] ? ": " : "", o->reason);
+	}
+	if (rep->nwarn) {
+		text_heading(f, st, "Warnings");
+		for (unsigned i = 0; i < rep->nwarn; i++)
+			fprintf(f, " %s!%s %s\n", text_color(st, "\033[33m"), text_color(st, "\033[0m"),
+				rep->warnings[i]);
+	}
+	fprintf(f, "\n%s\n Finished in %.1f s%s\n%s\n", TEXT_RULE, rep->elapsed_s,
+		rep->interrupted ? " (interrupted: results incomplete)" : "", TEXT_RULE);
+}

@@ -1,0 +1,53 @@
+# smoke_cli.sh — command-line contract: exit codes, one-line errors, help, version.
+. tests/lib.sh
+tmp=$(t_tmpdir); trap 'rm -rf "$tmp"' EXIT
+
+# usage errors: exit 1, one line on stderr, nothing on stdout, nothing created
+usage_case() {
+	local name=$1; shift
+	( cd "$tmp" && "$OLDPWD/$VPSBENCH" "$@" ) >"$tmp/.out" 2>"$tmp/.err"
+	local rc=$? lines; lines=$(wc -l < "$tmp/.err")
+	if [ $rc -eq 1 ] && [ "$lines" -eq 1 ] && [ ! -s "$tmp/.out" ] && \
+	   [ -z "$(ls -A "$tmp" | grep -v '^\.out$\|^\.err$')" ]; then t_ok "$name"
+	else t_fail "$name" "rc=$rc stderr_lines=$lines: $(head -c 200 "$tmp/.err")"; fi
+}
+usage_case bogus_option --bogus
+usage_case dir_missing_value --dir
+usage_case dir_not_exist --dir /nonexistent/x
+usage_case dir_is_file --dir /etc/passwd
+usage_case dir_is_device --dir /dev/null
+usage_case bad_only --only foo
+usage_case bad_format --format xml
+usage_case bad_size --size 12Q
+usage_case bad_runtime --runtime fast
+usage_case iodepth_zero --iodepth 0
+usage_case bs_not_512 --bs 1000
+usage_case size_below_bs --size 512 --bs 4k
+usage_case jobs_zero --jobs 0
+usage_case jobs_huge --jobs 100000
+usage_case bad_rw --rw randomish
+usage_case seq_bs_not_512 --seq-bs 1000
+usage_case seq_bs_too_big --seq-bs 128M
+usage_case seq_runs_zero --seq-runs 0
+usage_case seq_size_below_bs --seq-size 4k --seq-bs 64k
+usage_case bad_profile --profile nosuchprofile
+usage_case bad_engine --engine spdk
+usage_case stray_arg foo
+
+lnk=$(t_tmpdir); ln -s "$tmp" "$lnk/link"
+usage_case dir_symlink --dir "$lnk/link"
+rm -rf "$lnk"
+
+"$VPSBENCH" --help > "$tmp/help" 2>&1; rc=$?
+if [ $rc -eq 0 ] && grep -q -- '--dir PATH' "$tmp/help" && grep -q 'Exit status' "$tmp/help" \
+   && grep -q -- '--seq-bs' "$tmp/help"; then t_ok help; else t_fail help "rc=$rc"; fi
+# every option in --help is in the man page and the README
+missing=""
+for o in $(grep -oE '^  --[a-z-]+' "$tmp/help" | tr -d ' '); do
+	sed 's/\\-/-/g' man/vpsbench.1 | grep -q -- "$o" || missing="$missing man:$o"
+	grep -q -- "$o" README.md || missing="$missing readme:$o"
+done
+[ -z "$missing" ] && t_ok help_in_step_with_docs || t_fail help_in_step_with_docs "$missing"
+v=$("$VPSBENCH" --version); [ "$v" = "vpsbench $(sed -n 's/^VERSION *:= *//p' Makefile)" ] \
+	&& t_ok version || t_fail version "$v"
+t_summary cli
