@@ -1,0 +1,88 @@
+/*
+ * lat_hist.h — latency statistics that agree with fio bucket for bucket:
+ * fio's log-linear "plat" histogram (6 bits, 29 groups, 1856 buckets,
+ * error <= 1/2^7 = 0.78%) plus Welford mean/variance and exact min/max.
+ * lat_hist_add() is inline: it runs once per I/O in the engine loops.
+ */
+#ifndef VPSBENCH_LAT_HIST_H
+#define VPSBENCH_LAT_HIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LAT_PLAT_BITS     6
+#define LAT_PLAT_VAL      (1u << LAT_PLAT_BITS)
+#define LAT_PLAT_GROUP_NR 29
+#define LAT_PLAT_NR       (LAT_PLAT_GROUP_NR * LAT_PLAT_VAL) /* 1856 */
+
+#define LAT_NPCT 17
+/* fio's default list: 1, 5, 10, 20, ..., 99.95, 99.99 */
+extern const double lat_default_percentiles[LAT_NPCT];
+
+struct lat_stat {
+	uint64_t n;
+	uint64_t min, max;   /* exact, ns */
+	double mean, m2;     /* Welford running sums */
+};
+
+struct lat_hist {
+	struct lat_stat st;
+	uint64_t bucket[LAT_PLAT_NR];
+};
+
+/* fio's plat_val_to_idx(): values below 128 map to themselves. */
+static inline unsigned lat_plat_val_to_idx(uint64_t val)
+{
+	unsigned msb, error_bits, base, offset, idx;
+
+	if (val == 0)
+		msb = 0;
+	else
+		msb = (unsigned)(63 - __builtin_clzll(val));
+	if (msb <= LAT_PLAT_BITS)
+		return (unsigned)val;
+	error_bits = msb - LAT_PLAT_BITS;
+	base = (error_bits + 1) << LAT_PLAT_BITS;
+	offset = (unsigned)((LAT_PLAT_VAL - 1) & (val >> error_bits));
+	idx = base + offset;
+	return idx < LAT_PLAT_NR ? idx : LAT_PLAT_NR - 1;
+}
+
+static inline void lat_stat_add(struct lat_stat *s, uint64_t v)
+{
+	double d;
+
+	if (s->n == 0 || v < s->min)
+		s->min = v;
+	if (v > s->max)
+		s->max = v;
+	s->n++;
+	d = (double)v - s->mean;
+	s->mean += d / (double)s->n;
+	s->m2 += d * ((double)v - s->mean);
+}
+
+static inline void lat_hist_add(struct lat_hist *h, uint64_t ns)
+{
+	lat_stat_add(&h->st, ns);
+	h->bucket[lat_plat_val_to_idx(ns)]++;
+}
+
+/* fio's plat_idx_to_val(): the bucket's representative value (ns). */
+uint64_t lat_plat_idx_to_val(unsigned idx);
+
+void lat_hist_reset(struct lat_hist *h);
+void lat_stat_merge(struct lat_stat *dst, const struct lat_stat *src);
+void lat_hist_merge(struct lat_hist *dst, const struct lat_hist *src);
+
+/* Sample standard deviation (n-1), as fio; 0 when n < 2. */
+double lat_stat_stddev(const struct lat_stat *s);
+
+/*
+ * fio's percentile selection: the first bucket whose cumulative count is
+ * >= p/100 * N; returns its representative value, 0 when empty.
+ */
+uint64_t lat_hist_percentile(const struct lat_hist *h, double p);
+
+#endif
