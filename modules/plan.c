@@ -38,6 +38,11 @@ static const struct profile_def profiles[] = {
 		PASS("randrw-4k-qd64", RW_RANDRW, 75, 4096, 64, 0, 256 * MiB, 8 * SEC, SEC, 0),
 		PASS("randread-4k-qd1", RW_RANDREAD, 100, 4096, 1, 1, 256 * MiB, 4 * SEC, SEC, 0),
 	} },
+	{ "dd-direct", "dd oflag=direct sequential writes (no page cache), default random passes",
+	  { .runs = 3, .size = GiB, .bs = 64 * 1024, .direct = true }, 2, {
+		PASS("randrw-4k-qd64", RW_RANDRW, 75, 4096, 64, 0, 256 * MiB, 8 * SEC, SEC, 0),
+		PASS("randread-4k-qd1", RW_RANDREAD, 100, 4096, 1, 1, 256 * MiB, 4 * SEC, SEC, 0),
+	} },
 	{ "ovh", "OVHcloud guide: 4k randwrite qd32, 512M, jobs = CPUs, 120 s",
 	  SEQ_DD, 1, {
 		PASS("randwrite-4k-qd32", RW_RANDWRITE, 0, 4096, 32, 0, 512 * MiB, 120 * SEC, 0, 0),
@@ -78,7 +83,7 @@ static const struct profile_def profiles[] = {
 #define NPROFILES (sizeof(profiles) / sizeof(profiles[0]))
 
 const char *const plan_profile_names[] = {
-	"default", "ovh", "vng", "tino", "azure-write", "azure-read", "azure-mixed", "yabs", NULL
+	"default", "dd-direct", "ovh", "vng", "tino", "azure-write", "azure-read", "azure-mixed", "yabs", NULL
 };
 
 static void plan_from_profile(const struct profile_def *p, struct bench_plan *plan)
@@ -325,7 +330,7 @@ int plan_build(const struct bench_opts *o, struct bench_plan *plan, char *err, s
 		{ if (plan_from_file(name, plan, err, errlen) < 0)
 			return -1; }
 	else {
-		snprintf(err, errlen, "--profile takes a file or one of default, ovh, vng, tino, "
+		snprintf(err, errlen, "--profile takes a file or one of default, dd-direct, ovh, vng, tino, "
 			 "azure-write, azure-read, azure-mixed, yabs, not '%s'", name);
 		return -1;
 	}
