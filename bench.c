@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compare.h"
+#include "grade.h"
 #include "module.h"
 #include "options.h"
 #include "plan.h"
@@ -146,6 +148,57 @@ static int write_file(const char *path, const char *data)
 	return 0;
 }
 
+/* `vpsbench compare OLD.json NEW.json [--format text|json] [--json] [--no-color]` */
+static int compare_main(int argc, char **argv)
+{
+	static struct compare_result cmp;
+	const char *paths[2] = { NULL, NULL };
+	bool json = false, no_color = getenv("NO_COLOR") && *getenv("NO_COLOR");
+	struct render_style style;
+	char err[512];
+	int np = 0;
+
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--json") ||
+		    (!strcmp(argv[i], "--format") && i + 1 < argc && !strcmp(argv[i + 1], "json"))) {
+			json = true;
+			i += strcmp(argv[i], "--format") == 0;
+		} else if (!strcmp(argv[i], "--format") && i + 1 < argc && !strcmp(argv[i + 1], "text")) {
+			i++;
+		} else if (!strcmp(argv[i], "--no-color")) {
+			no_color = true;
+		} else if (argv[i][0] == '-' || np == 2) {
+			fprintf(stderr, "vpsbench: compare takes OLD.json NEW.json [--format text|json], "
+				"not '%s'\n", argv[i]);
+			return EXIT_USAGE;
+		} else {
+			paths[np++] = argv[i];
+		}
+	}
+	if (np != 2) {
+		fprintf(stderr, "vpsbench: compare needs two reports: vpsbench compare OLD.json NEW.json\n");
+		return EXIT_USAGE;
+	}
+	if (compare_reports(paths[0], paths[1], &cmp, err, sizeof(err)) < 0) {
+		fprintf(stderr, "vpsbench: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (json) {
+		char *out = json_compare(&cmp);
+
+		if (!out) {
+			fprintf(stderr, "vpsbench: compare: cannot build JSON: out of memory\n");
+			return EXIT_TEST_FAILED;
+		}
+		printf("%s\n", out);
+		free(out);
+	} else {
+		style.color = !no_color && isatty(STDOUT_FILENO);
+		text_compare(stdout, &cmp, &style);
+	}
+	return EXIT_OK;
+}
+
 static int exit_status(const struct bench_opts *o, const struct bench_report *rep)
 {
 	bool any_ok = false, any_fail = false;
@@ -160,7 +213,9 @@ static int exit_status(const struct bench_opts *o, const struct bench_report *re
 		if (rep->outcome[i].status == BENCH_FAIL)
 			any_fail = true;
 	}
-	return any_fail || !any_ok ? EXIT_TEST_FAILED : EXIT_OK;
+	if (any_fail || !any_ok)
+		return EXIT_TEST_FAILED;
+	return rep->grade.requirements_failed ? EXIT_BELOW_THRESHOLD : EXIT_OK;
 }
 
 int main(int argc, char **argv)
@@ -168,6 +223,10 @@ int main(int argc, char **argv)
 	static struct bench_opts opts;
 	static struct bench_plan plan;
 	static struct bench_report rep;
+	static struct grade_table table;
+	struct requirement reqs[REQUIRE_MAX];
+	unsigned nreq = 0;
+	struct metric_set metrics;
 	struct bench_ctx ctx;
 	struct render_style style;
 	struct timespec t0, t1;
@@ -175,12 +234,35 @@ int main(int argc, char **argv)
 	char *json = NULL;
 	int rc;
 
+	if (argc > 1 && strcmp(argv[1], "compare") == 0)
+		return compare_main(argc, argv);
 	rc = options_parse(argc, argv, &opts);
 	if (rc < 0)
 		return EXIT_OK;
 	if (rc > 0)
 		return EXIT_USAGE;
 	if (plan_build(&opts, &plan, err, sizeof(err)) < 0) {
+		fprintf(stderr, "vpsbench: %s\n", err);
+		return EXIT_USAGE;
+	}
+	table = *grade_builtin_table();
+	if (opts.thresholds && grade_load_file(opts.thresholds, &table, err, sizeof(err)) < 0) {
+		fprintf(stderr, "vpsbench: --thresholds: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (opts.dump_thresholds) {
+		char *t = json_thresholds(&table);
+
+		if (!t) {
+			fprintf(stderr, "vpsbench: --dump-thresholds: unavailable: built without cJSON\n");
+			return EXIT_USAGE;
+		}
+		printf("%s\n", t);
+		free(t);
+		return EXIT_OK;
+	}
+	if (opts.require && require_parse(opts.require, reqs, REQUIRE_MAX, &nreq, err,
+					  sizeof(err)) < 0) {
 		fprintf(stderr, "vpsbench: %s\n", err);
 		return EXIT_USAGE;
 	}
@@ -214,6 +296,10 @@ int main(int argc, char **argv)
 	rep.interrupted = stop_flag != 0;
 	rep.signal = stop_signal;
 	testfile_cleanup_all();
+
+	grade_collect(&rep, &plan, &metrics);
+	grade_apply(&table, &metrics, &rep.grade);
+	require_eval(reqs, nreq, &metrics, &rep.grade);
 
 	/* A closed stdout (SIGPIPE) must not kill us before --output is written. */
 	signal(SIGPIPE, SIG_IGN);

@@ -11,6 +11,7 @@
 #include "module.h"
 #include "options.h"
 #include "parse.h"
+#include "grade.h"
 #include "plan.h"
 
 enum opt_kind {
@@ -102,6 +103,13 @@ static const struct opt_def opt_table[] = {
 	  "O_DIRECT writes (dd oflag=direct) instead of conv=fdatasync" },
 	{ "zero-fill", OK_FLAG, OFF(zero_fill), 0, 0, NULL, NULL,
 	  "write zeros as dd if=/dev/zero does (to show the difference)" },
+	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL, "Grading" },
+	{ "thresholds", OK_STR, OFF(thresholds), 0, 0, NULL, "FILE",
+	  "JSON tiers replacing or extending the built-in ones" },
+	{ "require", OK_STR, OFF(require), 0, 0, NULL, "EXPR,...",
+	  "gate: metric>=N etc.; any failure exits 3 (metrics below)" },
+	{ "dump-thresholds", OK_FLAG, OFF(dump_thresholds), 0, 0, NULL, NULL,
+	  "print the built-in tiers as a --thresholds file and exit" },
 	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL, "Other" },
 	{ "help", OK_HELP, 0, 0, 0, NULL, NULL, "this text" },
 	{ "version", OK_VERSION, 0, 0, 0, NULL, NULL, "print the version" },
@@ -343,6 +351,11 @@ void options_help(FILE *f)
 			 d->arg ? d->arg : "");
 		fprintf(f, "  %-22s %s\n", lhs, d->help);
 	}
+	fprintf(f, "\nMetrics for --require (and the JSON \"metrics\" object):\n");
+	for (int i = 0; grade_metric_names[i]; i++)
+		fprintf(f, "  %-17s %s\n", grade_metric_names[i], grade_metric_descs[i]);
+	fprintf(f, "\nCompare two JSON reports:\n"
+		"  vpsbench compare OLD.json NEW.json [--format text|json]\n");
 	fprintf(f, "\nProfiles:");
 	for (int i = 0; plan_profile_names[i]; i++)
 		fprintf(f, " %s", plan_profile_names[i]);

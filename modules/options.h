@@ -51,6 +51,11 @@ struct bench_opts {
 	struct opt_u64 seq_bs;
 	bool seq_direct;
 	bool zero_fill;
+
+	/* grading */
+	const char *thresholds;   /* JSON tiers file */
+	const char *require;      /* "metric>=N,..." */
+	bool dump_thresholds;
 };
 
 /*

@@ -14,6 +14,7 @@
 #include "sysinfo.h"
 #include "seq.h"
 #include "rand.h"
+#include "grade.h"
 
 #define REPORT_MAX_WARN 32
 
@@ -26,6 +27,7 @@ struct bench_report {
 	struct sysinfo sys;
 	struct seq_result seq;
 	struct rand_result rand;
+	struct grade_result grade;            /* filled by bench.c after the modules */
 	char warnings[REPORT_MAX_WARN][256];
 	unsigned nwarn;
 };

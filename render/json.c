@@ -109,6 +109,8 @@ char *render_json(const struct bench_report *rep, const struct bench_plan *plan)
 	if (render_section_ran(rep, MOD_rand))
 		cJSON_AddItemToObject(root, "rand", json_rand(rep, plan));
 
+	json_add_grades(root, &rep->grade);
+
 	out = cJSON_Print(root);
 out:
 	cJSON_Delete(root);

@@ -40,6 +40,14 @@ void text_seq(FILE *f, const struct bench_report *rep, const struct bench_plan *
 void text_rand(FILE *f, const struct bench_report *rep, const struct bench_plan *plan,
 	       const struct render_style *st);
 
+void text_grades(FILE *f, const struct bench_report *rep, const struct render_style *st);
+
+struct compare_result;
+void text_compare(FILE *f, const struct compare_result *c, const struct render_style *st);
+/* malloc'd JSON strings, NULL without cJSON or memory */
+char *json_compare(const struct compare_result *c);
+char *json_thresholds(const struct grade_table *t);
+
 /* Number formatting (units.c). */
 /* fio's num2str(v, 4, 1, pow2, unit): "40.0k", "156Mi" + unit; at most 4 significant digits. */
 void fmt_num2str(char *buf, size_t n, double v, bool pow2, const char *unit);
@@ -55,6 +63,8 @@ void fmt_ns(char *buf, size_t n, double ns);
 cJSON *json_sysinfo(const struct bench_report *rep);
 cJSON *json_seq(const struct bench_report *rep, const struct bench_plan *plan);
 cJSON *json_rand(const struct bench_report *rep, const struct bench_plan *plan);
+/* Adds "grades", "verdict", "requirements" and "metrics" to the report root. */
+void json_add_grades(cJSON *root, const struct grade_result *g);
 
 /* Helpers: unknown values become null. */
 void json_add_mu64(cJSON *o, const char *key, struct mu64 v);

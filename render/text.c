@@ -56,6 +56,8 @@ void render_text(FILE *f, const struct bench_report *rep, const struct bench_pla
 	if (render_section_ran(rep, MOD_rand))
 		text_rand(f, rep, plan, st);
 
+	text_grades(f, rep, st);
+
 	for (int i = 0; i < MOD_COUNT; i++) {
 		const struct mod_outcome *o = &rep->outcome[i];
 

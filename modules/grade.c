@@ -1,0 +1,238 @@
+/*
+ * grade.c — tier evaluation, the overall verdict, and --require gating.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grade.h"
+
+const struct grade_def *grade_find(const struct grade_table *t, const char *metric)
+{
+	for (unsigned i = 0; i < t->n; i++)
+		if (strcmp(t->def[i].metric, metric) == 0)
+			return &t->def[i];
+	return NULL;
+}
+
+unsigned grade_tier_of(const struct grade_def *d, double v)
+{
+	unsigned best = 0;
+
+	/* tiers run worst to best: the best one whose bound the value meets */
+	for (unsigned i = 0; i < d->ntiers; i++) {
+		const struct grade_tier *t = &d->tiers[i];
+
+		if (t->open || (d->higher_better ? v >= t->bound : v <= t->bound))
+			best = i;
+	}
+	return best;
+}
+
+struct metric *metric_add(struct metric_set *ms, const char *name)
+{
+	struct metric *m;
+
+	if (ms->n >= GRADE_MAX_METRICS)
+		return NULL;
+	m = &ms->m[ms->n++];
+	memset(m, 0, sizeof(*m));
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	m->spread_pct = -1;
+	return m;
+}
+
+const struct metric *metric_get(const struct metric_set *ms, const char *name)
+{
+	for (unsigned i = 0; i < ms->n; i++)
+		if (strcmp(ms->m[i].name, name) == 0)
+			return &ms->m[i];
+	return NULL;
+}
+
+void grade_apply(const struct grade_table *t, const struct metric_set *ms, struct grade_result *out)
+{
+	double worst_score = 2.0;
+
+	out->graded = true;
+	out->n = 0;
+	out->weakest = -1;
+	out->metrics = *ms;
+	for (unsigned i = 0; i < ms->n && out->n < GRADE_MAX_METRICS; i++) {
+		const struct metric *m = &ms->m[i];
+		const struct grade_def *d = grade_find(t, m->name);
+		struct grade *g;
+		unsigned k;
+		double score;
+
+		if (!d || !m->measured || !isfinite(m->value) || d->ntiers == 0)
+			continue;
+		k = grade_tier_of(d, m->value);
+		g = &out->g[out->n];
+		memset(g, 0, sizeof(*g));
+		snprintf(g->metric, sizeof(g->metric), "%s", d->metric);
+		snprintf(g->unit, sizeof(g->unit), "%s", d->unit);
+		snprintf(g->tier, sizeof(g->tier), "%s", d->tiers[k].tier);
+		snprintf(g->label, sizeof(g->label), "%s", d->tiers[k].label);
+		snprintf(g->meaning, sizeof(g->meaning), "%s", d->tiers[k].meaning);
+		g->value = m->value;
+		g->rank = k;
+		g->ntiers = d->ntiers;
+		g->spread_pct = m->spread_pct;
+		score = d->ntiers > 1 ? (double)k / (double)(d->ntiers - 1) : 1.0;
+		if (score < worst_score) {
+			worst_score = score;
+			out->weakest = (int)out->n;
+		}
+		out->n++;
+	}
+	if (out->weakest < 0) {
+		snprintf(out->verdict, sizeof(out->verdict), "not graded: no disk figure was measured");
+	} else {
+		const struct grade *w = &out->g[out->weakest];
+
+		snprintf(out->verdict, sizeof(out->verdict), "%s — weakest: %s = %.4g %s (%s: %s)",
+			 worst_score >= 1.0 ? "excellent throughout" : w->label, w->metric, w->value,
+			 w->unit, w->label, w->meaning);
+	}
+}
+
+static bool known_metric(const char *name)
+{
+	for (int i = 0; grade_metric_names[i]; i++)
+		if (strcmp(grade_metric_names[i], name) == 0)
+			return true;
+	return false;
+}
+
+int require_parse(const char *s, struct requirement *reqs, unsigned max, unsigned *n,
+		  char *err, size_t errlen)
+{
+	const char *p = s;
+
+	*n = 0;
+	while (*p) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char item[96], name[32], *q, *num_end;
+		size_t nl = 0;
+		struct requirement *r;
+
+		if (len == 0 || len >= sizeof(item)) {
+			snprintf(err, errlen, "--require: empty or overlong expression in '%s'", s);
+			return -1;
+		}
+		memcpy(item, p, len);
+		item[len] = '\0';
+		if (*n >= max) {
+			snprintf(err, errlen, "--require: more than %u expressions", max);
+			return -1;
+		}
+		r = &reqs[*n];
+		memset(r, 0, sizeof(*r));
+		q = item;
+		while (*q == ' ')
+			q++;
+		while ((isalnum((unsigned char)*q) || *q == '_') && nl < sizeof(name) - 1)
+			name[nl++] = *q++;
+		name[nl] = '\0';
+		while (*q == ' ')
+			q++;
+		if (!nl) {
+			snprintf(err, errlen, "--require: '%s' does not start with a metric name "
+				 "(form: metric>=number, e.g. seq_write_mbps>=200)", item);
+			return -1;
+		}
+		if (!known_metric(name)) {
+			snprintf(err, errlen, "--require: unknown metric '%s' (known: seq_write_mbps, "
+				 "seq_read_mbps, rand_iops, rand_read_iops, rand_write_iops, lat_p50_ms, "
+				 "lat_p99_ms, rand_cov_pct, rand_tail_ratio)", name);
+			return -1;
+		}
+		if (q[0] == '>' && q[1] == '=') {
+			r->op = REQ_GE;
+			q += 2;
+		} else if (q[0] == '<' && q[1] == '=') {
+			r->op = REQ_LE;
+			q += 2;
+		} else if (q[0] == '>') {
+			r->op = REQ_GT;
+			q++;
+		} else if (q[0] == '<') {
+			r->op = REQ_LT;
+			q++;
+		} else {
+			snprintf(err, errlen, "--require: '%s' needs an operator >=, >, <= or < "
+				 "(form: metric>=number)", item);
+			return -1;
+		}
+		while (*q == ' ')
+			q++;
+		errno = 0;
+		r->bound = strtod(q, &num_end);
+		if (num_end == q || errno || !isfinite(r->bound)) {
+			snprintf(err, errlen, "--require: '%s' needs a number after the operator", item);
+			return -1;
+		}
+		while (*num_end == ' ')
+			num_end++;
+		if (*num_end) {
+			snprintf(err, errlen, "--require: unexpected '%s' in '%s'", num_end, item);
+			return -1;
+		}
+		snprintf(r->metric, sizeof(r->metric), "%s", name);
+		snprintf(r->text, sizeof(r->text), "%s", item);
+		(*n)++;
+		if (end && !end[1]) {
+			snprintf(err, errlen, "--require: trailing ',' in '%s'", s);
+			return -1;
+		}
+		p = end ? end + 1 : p + len;
+	}
+	if (*n == 0) {
+		snprintf(err, errlen, "--require needs at least one expression such as rand_iops>=20000");
+		return -1;
+	}
+	return 0;
+}
+
+static bool req_holds(const struct requirement *r, double v)
+{
+	switch (r->op) {
+	case REQ_GE: return v >= r->bound;
+	case REQ_GT: return v > r->bound;
+	case REQ_LE: return v <= r->bound;
+	case REQ_LT: return v < r->bound;
+	}
+	return false;
+}
+
+void require_eval(const struct requirement *reqs, unsigned n, const struct metric_set *ms,
+		  struct grade_result *out)
+{
+	out->nreq = 0;
+	out->requirements_failed = false;
+	for (unsigned i = 0; i < n && i < REQUIRE_MAX; i++) {
+		struct require_result *rr = &out->req[out->nreq++];
+		const struct metric *m = metric_get(ms, reqs[i].metric);
+
+		memset(rr, 0, sizeof(*rr));
+		rr->req = reqs[i];
+		if (!m || !m->measured) {
+			rr->passed = false;
+			snprintf(rr->reason, sizeof(rr->reason), "not measured: %s",
+				 m && m->why_not[0] ? m->why_not : "its test did not run");
+		} else {
+			rr->measured = true;
+			rr->value = m->value;
+			rr->passed = req_holds(&reqs[i], m->value);
+			if (!rr->passed)
+				snprintf(rr->reason, sizeof(rr->reason), "measured %.4g", m->value);
+		}
+		if (!rr->passed)
+			out->requirements_failed = true;
+	}
+}

@@ -1,0 +1,94 @@
+/*
+ * text_grades.c — the grades table with each tier's meaning, the verdict,
+ * and --require results; and `compare` output.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compare.h"
+#include "render.h"
+
+static const char *tier_color(const struct render_style *st, unsigned rank, unsigned ntiers)
+{
+	if (ntiers < 2)
+		return "";
+	if (rank == 0)
+		return text_color(st, "\033[31m");
+	if (rank + 1 >= ntiers)
+		return text_color(st, "\033[32m");
+	return text_color(st, "\033[33m");
+}
+
+void text_grades(FILE *f, const struct bench_report *rep, const struct render_style *st)
+{
+	const struct grade_result *g = &rep->grade;
+
+	bool any = g->n > 0 || g->nreq > 0;
+
+	for (unsigned i = 0; i < g->metrics.n; i++)
+		any = any || g->metrics.m[i].selected;
+	if (!g->graded || !any)
+		return;
+	text_heading(f, st, "Grades");
+	for (unsigned i = 0; i < g->n; i++) {
+		const struct grade *x = &g->g[i];
+		char val[48];
+
+		snprintf(val, sizeof(val), "%.4g %s", x->value, x->unit);
+		fprintf(f, " %-16s %14s  %s%-10s%s %s\n", x->metric, val,
+			tier_color(st, x->rank, x->ntiers), x->label, text_color(st, "\033[0m"),
+			x->meaning);
+	}
+	for (unsigned i = 0; i < g->metrics.n; i++) {
+		const struct metric *m = &g->metrics.m[i];
+
+		if (!m->measured && m->selected && m->why_not[0])
+			fprintf(f, " %-16s %14s  %s\n", m->name, "not graded", m->why_not);
+	}
+	text_kv(f, st, "Verdict", "%s", g->verdict);
+	if (g->nreq) {
+		text_heading(f, st, g->requirements_failed ? "Requirements: FAILED" : "Requirements: met");
+		for (unsigned i = 0; i < g->nreq; i++) {
+			const struct require_result *r = &g->req[i];
+
+			if (r->passed)
+				fprintf(f, " %spass%s %-28s measured %.4g\n", text_color(st, "\033[32m"),
+					text_color(st, "\033[0m"), r->req.text, r->value);
+			else
+				fprintf(f, " %sFAIL%s %-28s %s\n", text_color(st, "\033[31m"),
+					text_color(st, "\033[0m"), r->req.text, r->reason);
+		}
+	}
+}
+
+void text_compare(FILE *f, const struct compare_result *c, const struct render_style *st)
+{
+	fprintf(f, "%s\n vpsbench compare\n   old: %s (%s)\n   new: %s (%s)\n%s\n", TEXT_RULE,
+		c->old_path, c->old_time, c->new_path, c->new_time, TEXT_RULE);
+	fprintf(f, " %-16s %11s %11s %8s  %s\n", "metric", "old", "new", "change", "tier / note");
+	for (unsigned i = 0; i < c->n; i++) {
+		const struct compare_row *r = &c->row[i];
+		char o[24], n[24], ch[16], note[96];
+
+		snprintf(o, sizeof(o), r->old_ok ? "%.4g" : "n/a", r->old_v);
+		snprintf(n, sizeof(n), r->new_ok ? "%.4g" : "n/a", r->new_v);
+		if (r->change_ok)
+			snprintf(ch, sizeof(ch), "%+.1f%%", r->change_pct);
+		else
+			snprintf(ch, sizeof(ch), "n/a");
+		if (r->tier_changed)
+			snprintf(note, sizeof(note), "%s -> %s", r->old_tier, r->new_tier);
+		else
+			snprintf(note, sizeof(note), "%s", r->new_tier[0] ? r->new_tier : r->old_tier);
+		if (r->significant)
+			snprintf(note + strlen(note), sizeof(note) - strlen(note), "%s%s%s (beyond %.0f%% noise)%s",
+				 note[0] ? "; " : "", r->better > 0 ? text_color(st, "\033[32m") :
+				 text_color(st, "\033[31m"), r->better > 0 ? "better" : "worse",
+				 r->noise_pct * 2, text_color(st, "\033[0m"));
+		fprintf(f, " %-16s %11s %11s %8s  %s\n", r->metric, o, n, ch, note);
+	}
+	fprintf(f, "%s\n Significant: the change exceeds twice the runs' own spread (CoV), or\n"
+		" %.0f%% when a report does not carry it.\n%s\n", TEXT_RULE,
+		2 * COMPARE_DEFAULT_NOISE_PCT, TEXT_RULE);
+}

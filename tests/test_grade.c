@@ -1,0 +1,241 @@
+/* test_grade.c — tier boundaries, verdict, --require parsing and evaluation, thresholds files. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "grade.h"
+#include "th.h"
+
+static const char *tier_name(const char *metric, double v)
+{
+	const struct grade_def *d = grade_find(grade_builtin_table(), metric);
+
+	return d ? d->tiers[grade_tier_of(d, v)].tier : "(no def)";
+}
+
+TH_TEST(grade_every_tier_boundary)
+{
+	static const struct { const char *metric; double v; const char *tier; } cases[] = {
+		{ "seq_write_mbps", 0, "very_slow" }, { "seq_write_mbps", 49.99, "very_slow" },
+		{ "seq_write_mbps", 50, "acceptable" }, { "seq_write_mbps", 99.9, "acceptable" },
+		{ "seq_write_mbps", 100, "good" }, { "seq_write_mbps", 199.9, "good" },
+		{ "seq_write_mbps", 200, "ideal" }, { "seq_write_mbps", 481, "ideal" },
+		{ "seq_write_mbps", 999.9, "ideal" }, { "seq_write_mbps", 1000, "excellent" },
+		{ "seq_read_mbps", 49, "very_slow" }, { "seq_read_mbps", 50, "acceptable" },
+		{ "seq_read_mbps", 100, "good" }, { "seq_read_mbps", 200, "ideal" },
+		{ "seq_read_mbps", 1000, "excellent" },
+		{ "rand_iops", 999, "very_slow" }, { "rand_iops", 1000, "acceptable" },
+		{ "rand_iops", 3052, "acceptable" }, { "rand_iops", 4999, "acceptable" },
+		{ "rand_iops", 5000, "good" }, { "rand_iops", 19999, "good" },
+		{ "rand_iops", 20000, "ideal" }, { "rand_iops", 77000, "ideal" },
+		{ "rand_iops", 99999, "ideal" }, { "rand_iops", 100000, "excellent" },
+		{ "lat_p99_ms", 0.1, "excellent" }, { "lat_p99_ms", 0.2, "excellent" },
+		{ "lat_p99_ms", 0.21, "ideal" }, { "lat_p99_ms", 0.5, "ideal" },
+		{ "lat_p99_ms", 0.51, "good" }, { "lat_p99_ms", 2, "good" },
+		{ "lat_p99_ms", 2.01, "acceptable" }, { "lat_p99_ms", 10, "acceptable" },
+		{ "lat_p99_ms", 10.01, "very_slow" }, { "lat_p99_ms", 500, "very_slow" },
+		{ "rand_cov_pct", 0, "stable" }, { "rand_cov_pct", 5, "stable" },
+		{ "rand_cov_pct", 5.01, "variable" }, { "rand_cov_pct", 15, "variable" },
+		{ "rand_cov_pct", 15.01, "unstable" },
+		{ "rand_tail_ratio", 0.69, "drop" }, { "rand_tail_ratio", 0.7, "steady" },
+		{ "rand_tail_ratio", 1.3, "steady" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *got = tier_name(cases[i].metric, cases[i].v);
+
+		if (strcmp(got, cases[i].tier))
+			th_fail(__FILE__, __LINE__, "%s=%g graded %s, expected %s", cases[i].metric,
+				cases[i].v, got, cases[i].tier);
+	}
+}
+
+TH_TEST(grade_verdict_names_weakest)
+{
+	struct metric_set ms = { 0 };
+	static struct grade_result g;
+	struct metric *m;
+
+	m = metric_add(&ms, "seq_write_mbps");
+	m->value = 481;
+	m->measured = true;
+	m = metric_add(&ms, "rand_iops");
+	m->value = 3052;
+	m->measured = true;
+	m = metric_add(&ms, "lat_p99_ms");
+	snprintf(m->why_not, sizeof(m->why_not), "not run");
+	grade_apply(grade_builtin_table(), &ms, &g);
+	TH_EQ_INT(g.n, 2);
+	TH_CHECK(g.weakest >= 0);
+	TH_EQ_STR(g.g[g.weakest].metric, "rand_iops");
+	TH_EQ_STR(g.g[g.weakest].tier, "acceptable");
+	TH_CHECK(strstr(g.verdict, "rand_iops") != NULL);
+	TH_CHECK(strstr(g.verdict, "basic cloud volume") != NULL);
+	TH_EQ_STR(g.g[0].meaning, "ideal for a web VPS");
+}
+
+TH_TEST(grade_nothing_measured)
+{
+	struct metric_set ms = { 0 };
+	static struct grade_result g;
+
+	metric_add(&ms, "rand_iops");
+	grade_apply(grade_builtin_table(), &ms, &g);
+	TH_EQ_INT(g.n, 0);
+	TH_EQ_INT(g.weakest, -1);
+	TH_CHECK(strstr(g.verdict, "not graded") != NULL);
+}
+
+TH_TEST(require_parse_good)
+{
+	struct requirement r[REQUIRE_MAX];
+	unsigned n = 0;
+	char err[256];
+
+	TH_EQ_INT(require_parse("seq_write_mbps>=200,rand_iops>=20000,lat_p99_ms<=2", r,
+				REQUIRE_MAX, &n, err, sizeof(err)), 0);
+	TH_EQ_INT(n, 3);
+	TH_EQ_STR(r[0].metric, "seq_write_mbps");
+	TH_EQ_INT(r[0].op, REQ_GE);
+	TH_NEAR(r[0].bound, 200, 0);
+	TH_EQ_INT(r[2].op, REQ_LE);
+	TH_NEAR(r[2].bound, 2, 0);
+	TH_EQ_INT(require_parse(" rand_iops > 1e3 ,lat_p50_ms<0.5", r, REQUIRE_MAX, &n, err,
+				sizeof(err)), 0);
+	TH_EQ_INT(n, 2);
+	TH_EQ_INT(r[0].op, REQ_GT);
+	TH_NEAR(r[0].bound, 1000, 0);
+	TH_EQ_INT(r[1].op, REQ_LT);
+}
+
+TH_TEST(require_parse_bad)
+{
+	static const char *const bad[] = {
+		"", "rand_iops", "rand_iops>=", "rand_iops=>5", "rand_iops==5", "nosuch>=1",
+		">=5", "rand_iops>=5x", "rand_iops>=5,,lat_p99_ms<1", "rand_iops>=nan",
+		"rand_iops>=5,", NULL,
+	};
+	struct requirement r[REQUIRE_MAX];
+	unsigned n;
+	char err[256];
+
+	for (int i = 0; bad[i]; i++) {
+		err[0] = '\0';
+		if (require_parse(bad[i], r, REQUIRE_MAX, &n, err, sizeof(err)) != -1)
+			th_fail(__FILE__, __LINE__, "'%s' was accepted", bad[i]);
+		else if (strncmp(err, "--require", 9))
+			th_fail(__FILE__, __LINE__, "'%s': message does not name --require: %s", bad[i], err);
+	}
+}
+
+TH_TEST(require_eval_unmeasured_fails)
+{
+	struct requirement r[REQUIRE_MAX];
+	struct metric_set ms = { 0 };
+	static struct grade_result g;
+	struct metric *m;
+	unsigned n;
+	char err[256];
+
+	m = metric_add(&ms, "seq_write_mbps");
+	m->value = 150;
+	m->measured = true;
+	m = metric_add(&ms, "rand_iops");
+	snprintf(m->why_not, sizeof(m->why_not), "buffered I/O: O_DIRECT refused");
+	TH_EQ_INT(require_parse("seq_write_mbps>=100", r, REQUIRE_MAX, &n, err, sizeof(err)), 0);
+	require_eval(r, n, &ms, &g);
+	TH_CHECK(!g.requirements_failed);
+	TH_CHECK(g.req[0].passed);
+
+	TH_EQ_INT(require_parse("seq_write_mbps>=200,rand_iops>=1,lat_p99_ms<=5", r, REQUIRE_MAX,
+				&n, err, sizeof(err)), 0);
+	require_eval(r, n, &ms, &g);
+	TH_CHECK(g.requirements_failed);
+	TH_EQ_INT(g.nreq, 3);
+	TH_CHECK(!g.req[0].passed && g.req[0].measured);
+	TH_NEAR(g.req[0].value, 150, 0);
+	TH_CHECK(!g.req[1].passed && !g.req[1].measured);
+	TH_CHECK(strstr(g.req[1].reason, "O_DIRECT refused") != NULL);
+	TH_CHECK(!g.req[2].passed && strstr(g.req[2].reason, "not measured") != NULL);
+}
+
+static char *write_tmp(const char *text)
+{
+	static char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/vpsbench-th-XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		return NULL;
+	close(fd);
+	return path;
+}
+
+TH_TEST(thresholds_file_replaces_and_extends)
+{
+#ifdef HAVE_CJSON
+	static struct grade_table t;
+	const char *text =
+		"{\"metrics\": [\n"
+		" {\"metric\": \"rand_iops\", \"direction\": \"higher\", \"tiers\": [\n"
+		"   {\"tier\": \"fail\", \"min\": null},\n"
+		"   {\"tier\": \"pass\", \"label\": \"pass\", \"meaning\": \"fleet minimum\", \"min\": 30000}]},\n"
+		" {\"metric\": \"lat_p50_ms\", \"unit\": \"ms\", \"direction\": \"lower\", \"tiers\": [\n"
+		"   {\"tier\": \"slow\", \"max\": null}, {\"tier\": \"fast\", \"max\": 0.1}]}\n"
+		"]}\n";
+	char *path = write_tmp(text), err[256];
+	const struct grade_def *d;
+
+	TH_CHECK(path != NULL);
+	t = *grade_builtin_table();
+	TH_EQ_INT(grade_load_file(path, &t, err, sizeof(err)), 0);
+	unlink(path);
+	TH_EQ_INT(t.n, grade_builtin_table()->n + 1);
+	d = grade_find(&t, "rand_iops");
+	TH_CHECK(d && d->ntiers == 2);
+	TH_EQ_STR(d->unit, "IOPS"); /* kept from the built-in definition */
+	TH_EQ_STR(d->tiers[grade_tier_of(d, 29999)].tier, "fail");
+	TH_EQ_STR(d->tiers[grade_tier_of(d, 30000)].tier, "pass");
+	d = grade_find(&t, "lat_p50_ms");
+	TH_CHECK(d && !d->higher_better);
+	TH_EQ_STR(d->tiers[grade_tier_of(d, 0.05)].tier, "fast");
+	TH_EQ_STR(d->tiers[grade_tier_of(d, 0.2)].tier, "slow");
+#else
+	th_skip("built without cJSON");
+#endif
+}
+
+TH_TEST(thresholds_file_errors_name_key_and_line)
+{
+#ifdef HAVE_CJSON
+	static const struct { const char *text; const char *want; } cases[] = {
+		{ "{\"metrics\": [\n {\"metric\": \"rand_iops\",\n  \"direction\": \"up\",\n \"tiers\": []}]}",
+		  ":3: rand_iops: key \"direction\"" },
+		{ "{\"metrics\": [\n {\"metric\": \"x\", \"direction\": \"higher\", \"tiers\": [\n"
+		  "  {\"tier\": \"a\", \"min\": null},\n  {\"tier\": \"b\", \"min\": \"ten\"}]}]}",
+		  ":4: x: tiers[1]: key \"min\"" },
+		{ "{\"metrics\": [\n {\"metric\": \"x\", \"direction\": \"higher\", \"tiers\": [\n"
+		  "  {\"tier\": \"a\", \"min\": 10},\n  {\"tier\": \"b\", \"min\": 5}]}]}",
+		  ":4: x: tiers[1]: key \"min\" must be higher" },
+		{ "{\"metrics\": [\n {\"direction\": \"higher\"}]}", "metrics[0]: key \"metric\"" },
+		{ "{\"tiers\": 1}", ":1: key \"metrics\"" },
+		{ "{\"metrics\": [\n\n  {\"metric\": tru}]}", ":3: not valid JSON" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		static struct grade_table t;
+		char *path = write_tmp(cases[i].text), err[256] = "";
+
+		t = *grade_builtin_table();
+		TH_CHECK(path != NULL);
+		if (!path)
+			continue;
+		TH_EQ_INT(grade_load_file(path, &t, err, sizeof(err)), -1);
+		if (!strstr(err, cases[i].want))
+			th_fail(__FILE__, __LINE__, "case %zu: '%s' lacks '%s'", i, err, cases[i].want);
+		unlink(path);
+	}
+#else
+	th_skip("built without cJSON");
+#endif
+}
