@@ -93,11 +93,29 @@ void grade_apply(const struct grade_table *t, const struct metric_set *ms, struc
 		snprintf(out->verdict, sizeof(out->verdict), "not graded: no disk figure was measured");
 	} else {
 		const struct grade *w = &out->g[out->weakest];
+		char val[32];
 
-		snprintf(out->verdict, sizeof(out->verdict), "%s — weakest: %s = %.4g %s (%s: %s)",
-			 worst_score >= 1.0 ? "excellent throughout" : w->label, w->metric, w->value,
+		grade_fmt_value(val, sizeof(val), w->value);
+		snprintf(out->verdict, sizeof(out->verdict), "%s — weakest: %s = %s %s (%s: %s)",
+			 worst_score >= 1.0 ? "excellent throughout" : w->label, w->metric, val,
 			 w->unit, w->label, w->meaning);
 	}
+}
+
+void grade_fmt_value(char *buf, size_t n, double v)
+{
+	double a = fabs(v);
+
+	if (!isfinite(v))
+		snprintf(buf, n, "unknown");
+	else if (a >= 1000 || a == floor(a))
+		snprintf(buf, n, "%.0f", v);
+	else if (a >= 100)
+		snprintf(buf, n, "%.1f", v);
+	else if (a >= 1)
+		snprintf(buf, n, "%.2f", v);
+	else
+		snprintf(buf, n, "%.3g", v);
 }
 
 static bool known_metric(const char *name)
@@ -229,8 +247,12 @@ void require_eval(const struct requirement *reqs, unsigned n, const struct metri
 			rr->measured = true;
 			rr->value = m->value;
 			rr->passed = req_holds(&reqs[i], m->value);
-			if (!rr->passed)
-				snprintf(rr->reason, sizeof(rr->reason), "measured %.4g", m->value);
+			if (!rr->passed) {
+				char val[32];
+
+				grade_fmt_value(val, sizeof(val), m->value);
+				snprintf(rr->reason, sizeof(rr->reason), "measured %s", val);
+			}
 		}
 		if (!rr->passed)
 			out->requirements_failed = true;

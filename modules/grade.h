@@ -128,6 +128,9 @@ struct bench_plan;
 void grade_collect(const struct bench_report *rep, const struct bench_plan *plan,
 		   struct metric_set *ms);
 
+/* A figure for people: 18400, 481, 0.452, 12.5 (no exponents). */
+void grade_fmt_value(char *buf, size_t n, double v);
+
 /* metric_set helpers */
 struct metric *metric_add(struct metric_set *ms, const char *name);
 const struct metric *metric_get(const struct metric_set *ms, const char *name);

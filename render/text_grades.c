@@ -33,9 +33,10 @@ void text_grades(FILE *f, const struct bench_report *rep, const struct render_st
 	text_heading(f, st, "Grades");
 	for (unsigned i = 0; i < g->n; i++) {
 		const struct grade *x = &g->g[i];
-		char val[48];
+		char num[32], val[56];
 
-		snprintf(val, sizeof(val), "%.4g %s", x->value, x->unit);
+		grade_fmt_value(num, sizeof(num), x->value);
+		snprintf(val, sizeof(val), "%s %s", num, x->unit);
 		fprintf(f, " %-16s %14s  %s%-10s%s %s\n", x->metric, val,
 			tier_color(st, x->rank, x->ntiers), x->label, text_color(st, "\033[0m"),
 			x->meaning);
@@ -52,9 +53,12 @@ void text_grades(FILE *f, const struct bench_report *rep, const struct render_st
 		for (unsigned i = 0; i < g->nreq; i++) {
 			const struct require_result *r = &g->req[i];
 
+			char num[32];
+
+			grade_fmt_value(num, sizeof(num), r->value);
 			if (r->passed)
-				fprintf(f, " %spass%s %-28s measured %.4g\n", text_color(st, "\033[32m"),
-					text_color(st, "\033[0m"), r->req.text, r->value);
+				fprintf(f, " %spass%s %-28s measured %s\n", text_color(st, "\033[32m"),
+					text_color(st, "\033[0m"), r->req.text, num);
 			else
 				fprintf(f, " %sFAIL%s %-28s %s\n", text_color(st, "\033[31m"),
 					text_color(st, "\033[0m"), r->req.text, r->reason);
@@ -71,8 +75,14 @@ void text_compare(FILE *f, const struct compare_result *c, const struct render_s
 		const struct compare_row *r = &c->row[i];
 		char o[24], n[24], ch[16], note[96];
 
-		snprintf(o, sizeof(o), r->old_ok ? "%.4g" : "n/a", r->old_v);
-		snprintf(n, sizeof(n), r->new_ok ? "%.4g" : "n/a", r->new_v);
+		if (r->old_ok)
+			grade_fmt_value(o, sizeof(o), r->old_v);
+		else
+			snprintf(o, sizeof(o), "n/a");
+		if (r->new_ok)
+			grade_fmt_value(n, sizeof(n), r->new_v);
+		else
+			snprintf(n, sizeof(n), "n/a");
 		if (r->change_ok)
 			snprintf(ch, sizeof(ch), "%+.1f%%", r->change_pct);
 		else
