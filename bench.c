@@ -268,6 +268,11 @@ int main(int argc, char **argv)
 	}
 	if (check_dirs(&opts) < 0)
 		return EXIT_USAGE;
+	/* not wired yet: refuse rather than silently ignore */
+	if (opts.format == FMT_YABS || opts.format == FMT_PROM || opts.html || opts.upload.n) {
+		fprintf(stderr, "vpsbench: --format yabs|prom, --html and --upload are not available in this build yet\n");
+		return EXIT_USAGE;
+	}
 #ifndef HAVE_CJSON
 	if (opts.format == FMT_JSON || opts.output) {
 		fprintf(stderr, "vpsbench: JSON output is unavailable: built without cJSON\n");

@@ -19,6 +19,7 @@ enum opt_kind {
 	OK_FLAG,     /* bool */
 	OK_STR,      /* const char * */
 	OK_DIR,      /* append to dirs[] */
+	OK_LIST,     /* append to a struct opt_list */
 	OK_MODLIST,  /* comma list of module names -> bitmask */
 	OK_SIZE,     /* struct opt_u64, bytes */
 	OK_DUR,      /* struct opt_u64, ns */
@@ -40,7 +41,7 @@ struct opt_def {
 	const char *help;
 };
 
-static const char *const format_names[] = { "text", "json", NULL };
+static const char *const format_names[] = { "text", "json", "yabs", "prom", NULL };
 
 #define OFF(f) offsetof(struct bench_opts, f)
 
@@ -56,10 +57,12 @@ static const struct opt_def opt_table[] = {
 	  "pass set: built-in name or INI/JSON file (default: default)" },
 	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL, "Output" },
 	{ "format", OK_FORMAT, OFF(format), 0, 0, format_names, "FMT",
-	  "stdout format: text|json (default: text)" },
+	  "stdout format: text|json|yabs|prom (default: text)" },
 	{ "json", OK_JSON, 0, 0, 0, NULL, NULL, "same as --format json" },
 	{ "output", OK_STR, OFF(output), 0, 0, NULL, "FILE",
 	  "also write the JSON report to FILE" },
+	{ "html", OK_STR, OFF(html), 0, 0, NULL, "FILE",
+	  "also write a self-contained HTML report with charts" },
 	{ "quiet", OK_FLAG, OFF(quiet), 0, 0, NULL, NULL,
 	  "no progress lines on stderr" },
 	{ "no-color", OK_FLAG, OFF(no_color), 0, 0, NULL, NULL,
@@ -110,6 +113,21 @@ static const struct opt_def opt_table[] = {
 	  "gate: metric>=N etc.; any failure exits 3 (metrics below)" },
 	{ "dump-thresholds", OK_FLAG, OFF(dump_thresholds), 0, 0, NULL, NULL,
 	  "print the built-in tiers as a --thresholds file and exit" },
+	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL, "Upload (nothing is sent without --upload)" },
+	{ "upload", OK_LIST, OFF(upload), 0, 0, NULL, "URL",
+	  "POST the JSON report to URL (https); repeatable" },
+	{ "upload-header", OK_LIST, OFF(upload_header), 0, 0, NULL, "'N: V'",
+	  "extra request header, e.g. a token; repeatable; never logged" },
+	{ "allow-http", OK_FLAG, OFF(allow_http), 0, 0, NULL, NULL,
+	  "allow plain http:// upload URLs" },
+	{ "cacert", OK_STR, OFF(cacert), 0, 0, NULL, "FILE",
+	  "CA bundle for a private collector (default: system bundle)" },
+	{ "connect-timeout", OK_DUR, OFF(connect_timeout_ns), 1000000, 600ULL * 1000000000ULL, NULL,
+	  "DUR", "upload connect timeout (default: 10s)" },
+	{ "upload-timeout", OK_DUR, OFF(upload_timeout_ns), 1000000, 3600ULL * 1000000000ULL, NULL,
+	  "DUR", "upload total timeout per try (default: 30s)" },
+	{ "include-host", OK_FLAG, OFF(include_host), 0, 0, NULL, NULL,
+	  "put hostname and IP addresses in the report (off by default)" },
 	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL, "Other" },
 	{ "help", OK_HELP, 0, 0, 0, NULL, NULL, "this text" },
 	{ "version", OK_VERSION, 0, 0, 0, NULL, NULL, "print the version" },
@@ -182,6 +200,20 @@ static int apply(const struct opt_def *d, const char *arg, struct bench_opts *o)
 		}
 		o->dirs[o->ndirs++] = arg;
 		return 0;
+	case OK_LIST: {
+		struct opt_list *l = (struct opt_list *)(base + d->off);
+
+		if (!*arg) {
+			usage_error("--%s needs a non-empty value%s", d->name, "");
+			return 1;
+		}
+		if (l->n >= OPT_LIST_MAX) {
+			usage_error("--%s given more than %s times", d->name, "16");
+			return 1;
+		}
+		l->v[l->n++] = arg;
+		return 0;
+	}
 	case OK_MODLIST:
 		if (parse_modlist(arg, (unsigned *)(base + d->off)) < 0) {
 			usage_error("--%s takes a comma list of modules from sysinfo,seq,rand, not '%s'",

@@ -11,7 +11,15 @@
 
 #define BENCH_MAX_DIRS 16
 
-enum out_format { FMT_TEXT = 0, FMT_JSON };
+enum out_format { FMT_TEXT = 0, FMT_JSON, FMT_YABS, FMT_PROM };
+
+#define OPT_LIST_MAX 16
+
+/* A repeatable string option. */
+struct opt_list {
+	const char *v[OPT_LIST_MAX];
+	unsigned n;
+};
 
 /* A value the user may or may not have given; profiles fill the unset ones. */
 struct opt_u64 {
@@ -56,6 +64,17 @@ struct bench_opts {
 	const char *thresholds;   /* JSON tiers file */
 	const char *require;      /* "metric>=N,..." */
 	bool dump_thresholds;
+
+	/* upload (libcurl); nothing is sent without --upload */
+	struct opt_list upload;          /* URLs */
+	struct opt_list upload_header;   /* "Name: value", never echoed */
+	bool allow_http;
+	const char *cacert;
+	struct opt_u64 connect_timeout_ns; /* default 10 s */
+	struct opt_u64 upload_timeout_ns;  /* default 30 s */
+	bool include_host;               /* hostname/IPs in the report */
+
+	const char *html;                /* self-contained HTML report file */
 };
 
 /*
