@@ -80,4 +80,41 @@ install: vpsbench
 clean:
 	rm -rf build vpsbench
 
--include $(shell find build -name '*.d' 2>/dev/null)
+# Fully static binary (musl): scripts/build-static.sh builds the libraries
+# from Debian source packages into $(STATIC_DEPS) (cached, keyed on the
+# package versions), then the sources are compiled here with the same
+# CPPFLAGS and CFLAGS as the dynamic build, every optional library on.
+STATIC_DEPS := build/static-deps
+STATIC_OBJ  := $(patsubst %.c,build/static/%.o,bench.c $(LIB_SRC))
+STATIC_CPPFLAGS = -DHAVE_LIBURING -DHAVE_LIBAIO -DHAVE_CJSON -DHAVE_LIBCURL \
+	-isystem $(STATIC_DEPS)/prefix/include -isystem $(STATIC_DEPS)/kinc
+RELEASE_URL ?=
+STATIC_ARCH := x86_64
+
+.PHONY: static static-deps dist
+static: static-deps
+	@$(MAKE) --no-print-directory vpsbench-static
+
+static-deps $(STATIC_DEPS)/versions $(STATIC_DEPS)/ldlibs:
+	@scripts/build-static.sh $(STATIC_DEPS)
+
+build/static/%.o: %.c $(STATIC_DEPS)/versions
+	@mkdir -p $(dir $@)
+	musl-gcc $(CPPFLAGS) $(STATIC_CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+vpsbench-static: $(STATIC_OBJ) $(STATIC_DEPS)/ldlibs
+	musl-gcc -static $(CFLAGS) -Wl,--gc-sections -o $@.tmp $(STATIC_OBJ) $$(cat $(STATIC_DEPS)/ldlibs) -pthread -lm
+	strip $@.tmp
+	mv $@.tmp $@
+	@scripts/static-check.sh $@
+
+# Release layout: the binary, its checksum, and install.sh pinned to it.
+dist: static
+	@mkdir -p dist
+	cp vpsbench-static dist/vpsbench-$(STATIC_ARCH)
+	cd dist && sha256sum vpsbench-$(STATIC_ARCH) > vpsbench-$(STATIC_ARCH).sha256
+	scripts/static-pin.sh install.sh dist/install.sh $(VERSION) '$(RELEASE_URL)' \
+		$(STATIC_ARCH) "$$(cut -d' ' -f1 dist/vpsbench-$(STATIC_ARCH).sha256)"
+	@ls -l dist
+
+-include $(shell find build/rel build/san -name '*.d' 2>/dev/null)

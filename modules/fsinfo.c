@@ -1,5 +1,7 @@
 /*
  * fsinfo.c — longest mount point prefix in mountinfo, unescaping \040 etc.
+ * The block device is named from the mount's major:minor through
+ * /sys/dev/block, since the mount source can be "/dev/root" or a label.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -26,6 +28,32 @@ static void unescape(char *s)
 	*w = '\0';
 }
 
+/* "DEVNAME=vda1" from /sys/dev/block/MAJ:MIN/uevent; "" for non-block (overlay, tmpfs) */
+static void block_name(const char *root, unsigned maj, unsigned min, char *out, size_t n)
+{
+	char path[PATH_MAX], line[256];
+	FILE *f;
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "%s/sys/dev/block/%u:%u/uevent", root ? root : "", maj, min);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "DEVNAME=", 8) == 0) {
+			size_t len = strcspn(line + 8, "\n");
+
+			/* a name that does not fit is no name */
+			if (len < n) {
+				memcpy(out, line + 8, len);
+				out[len] = '\0';
+			}
+			break;
+		}
+	}
+	fclose(f);
+}
+
 static bool is_prefix_dir(const char *mnt, const char *path)
 {
 	size_t n = strlen(mnt);
@@ -40,6 +68,7 @@ int fsinfo_for_path(const char *root, const char *dir, struct fs_info *fi)
 	char mi_path[PATH_MAX], line[4096];
 	struct statvfs st;
 	size_t best = 0;
+	unsigned best_maj = 0, best_min = 0;
 	FILE *f;
 
 	memset(fi, 0, sizeof(*fi));
@@ -63,11 +92,12 @@ int fsinfo_for_path(const char *root, const char *dir, struct fs_info *fi)
 	while (fgets(line, sizeof(line), f)) {
 		char mnt[PATH_MAX], opts[256], fstype[64], src[256];
 		char *sep = strstr(line, " - ");
+		unsigned maj, min;
 		size_t len;
 
 		if (!sep)
 			continue;
-		if (sscanf(line, "%*s %*s %*s %*s %4095s %255s", mnt, opts) != 2)
+		if (sscanf(line, "%*s %*s %u:%u %*s %4095s %255s", &maj, &min, mnt, opts) != 4)
 			continue;
 		if (sscanf(sep + 3, "%63s %255s", fstype, src) != 2)
 			continue;
@@ -84,8 +114,12 @@ int fsinfo_for_path(const char *root, const char *dir, struct fs_info *fi)
 			snprintf(fi->fstype, sizeof(fi->fstype), "%s", fstype);
 			snprintf(fi->device, sizeof(fi->device), "%s", src);
 			snprintf(fi->options, sizeof(fi->options), "%s", opts);
+			best_maj = maj;
+			best_min = min;
 		}
 	}
 	fclose(f);
+	if (fi->mount_known && best_maj != 0)
+		block_name(root, best_maj, best_min, fi->blockdev, sizeof(fi->blockdev));
 	return 0;
 }

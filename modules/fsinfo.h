@@ -16,6 +16,7 @@ struct fs_info {
 	char mountpoint[PATH_MAX];
 	char device[256];          /* mount source, e.g. /dev/vda1 */
 	char options[256];         /* per-mount options, e.g. rw,relatime */
+	char blockdev[64];         /* kernel name of the block device by st_dev, e.g. "vda1"; "" if none */
 	bool space_known;          /* statvfs succeeded */
 	uint64_t total_bytes, used_bytes, free_bytes, avail_bytes;
 };

@@ -309,8 +309,11 @@ int options_parse(int argc, char **argv, struct bench_opts *o)
 		if (c == '?') {
 			if (optopt >= 256 && optopt < (int)(256 + n))
 				usage_error("--%s takes no value%s", defs[optopt - 256]->name, "");
-			else if (optopt)
-				usage_error("unknown option '-%c'%s", (char[]){ (char)optopt, 0 }, "");
+			else if (optopt) {
+				char opt[2] = { (char)optopt, '\0' };
+
+				usage_error("unknown option '-%s'%s", opt, "");
+			}
 			else
 				usage_error("unknown option '%s'%s", argv[optind - 1], "");
 			return 1;

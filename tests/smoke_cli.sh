@@ -12,6 +12,7 @@ usage_case() {
 	else t_fail "$name" "rc=$rc stderr_lines=$lines: $(head -c 200 "$tmp/.err")"; fi
 }
 usage_case bogus_option --bogus
+usage_case bogus_short -q
 usage_case dir_missing_value --dir
 usage_case dir_not_exist --dir /nonexistent/x
 usage_case dir_is_file --dir /etc/passwd
