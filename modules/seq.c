@@ -1,16 +1,684 @@
-/* seq.c — placeholder: reports "not implemented yet". */
+/*
+ * seq.c — dd-style sequential passes: `runs` fresh files written with
+ * write() + fdatasync() (conv=fdatasync) or O_DIRECT (oflag=direct),
+ * timed from open() to the return of fdatasync(), then an O_DIRECT
+ * sequential read of the last file. Blocks are cut from a random pool
+ * and stamped per 512-byte sector, so compression and dedupe cannot
+ * shortcut them; --zero-fill writes zeros like dd if=/dev/zero.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "databuf.h"
+#include "fsinfo.h"
+#include "plan.h"
 #include "report.h"
+#include "testfile.h"
+
+#define SEQ_POOL_TARGET (4u << 20)     /* fits a 64 MiB memory cgroup easily */
+#define SEQ_GEN_MEASURE (256ULL << 20) /* bytes of blocks for the generator figure */
+#define SEQ_PAGE 4096u
+#define SEQ_ZFS_INFLATION_DEFAULT 24u
+
+struct seq_data {
+	unsigned char *pool;
+	size_t pool_len;
+	size_t stride;  /* bs rounded up to a page: every slot is O_DIRECT-aligned */
+	size_t nslots;
+	uint32_t bs;
+	bool zero;
+	uint64_t nonce; /* differs per run of vpsbench: no dedupe across runs either */
+};
+
+enum run_rc { RUN_OK, RUN_NODIRECT, RUN_NOSPACE, RUN_SKIP, RUN_FAIL, RUN_STOPPED };
+
+/* CLOCK_MONOTONIC cannot fail on Linux; 0 keeps a broken clock visible as nonsense. */
+static double now_s(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
+		return 0.0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Reasons may name long paths; cutting them short is fine. */
+static void msg(char *dst, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void msg(char *dst, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(dst, n, fmt, ap);
+	va_end(ap);
+}
+
+static const char *human(char *buf, size_t n, uint64_t bytes)
+{
+	if (bytes >= (1ULL << 30))
+		snprintf(buf, n, "%.1f GiB", (double)bytes / (double)(1ULL << 30));
+	else
+		snprintf(buf, n, "%.0f MiB", (double)bytes / (double)(1ULL << 20));
+	return buf;
+}
+
+static bool is_nospace(int e)
+{
+	return e == ENOSPC || e == EDQUOT;
+}
+
+static int seq_data_init(struct seq_data *d, uint32_t bs, bool zero, char *err, size_t errlen)
+{
+	struct databuf_rng rng;
+	void *p = NULL;
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	d->bs = bs;
+	d->zero = zero;
+	d->stride = ((size_t)bs + SEQ_PAGE - 1) / SEQ_PAGE * SEQ_PAGE;
+	d->nslots = SEQ_POOL_TARGET / d->stride;
+	if (d->nslots == 0)
+		d->nslots = 1;
+	d->pool_len = d->stride * d->nslots;
+	rc = posix_memalign(&p, SEQ_PAGE, d->pool_len);
+	if (rc != 0) {
+		msg(err, errlen, "cannot allocate a %zu-byte data pool: %s", d->pool_len,
+			 strerror(rc));
+		return -rc;
+	}
+	d->pool = p;
+	if (getrandom(&d->nonce, sizeof(d->nonce), GRND_NONBLOCK) != (ssize_t)sizeof(d->nonce))
+		d->nonce = (uint64_t)getpid() << 32 ^ (uint64_t)(now_s() * 1e9);
+	if (zero) {
+		memset(d->pool, 0, d->pool_len);
+	} else {
+		databuf_seed(&rng, d->nonce);
+		databuf_fill(&rng, d->pool, d->pool_len);
+	}
+	return 0;
+}
+
+/* The block for file offset off: a pool slot, stamped unless zero data. */
+static inline const unsigned char *seq_block(struct seq_data *d, uint64_t off, uint64_t tag)
+{
+	unsigned char *p = d->pool + (size_t)((off / d->bs) % d->nslots) * d->stride;
+
+	if (!d->zero)
+		seq_stamp(p, d->bs, off, tag, d->nonce);
+	return p;
+}
+
+/* Rate of the fill path the timed loop uses (seq_block), decimal GB/s. */
+static struct mdbl seq_measure_generator(struct seq_data *d)
+{
+	uint64_t n = SEQ_GEN_MEASURE / d->bs, sink = 0;
+	double t0, t1;
+
+	if (d->zero)
+		return (struct mdbl){ 0, false };
+	if (n < 16)
+		n = 16;
+	t0 = now_s();
+	for (uint64_t i = 0; i < n; i++)
+		sink += seq_block(d, i * d->bs, UINT64_MAX)[d->bs - 1];
+	t1 = now_s();
+	__asm__ volatile("" : : "r"(sink), "r"(d->pool) : "memory");
+	if (t1 <= t0)
+		return (struct mdbl){ 0, false };
+	return mdbl_of((double)(n * d->bs) / (t1 - t0) / 1e9);
+}
+
+/* Whole-buffer write; -errno on error (-EINTR only once stopped). */
+static int write_full(const struct bench_ctx *ctx, int fd, const unsigned char *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = write(fd, buf + done, len - done);
+
+		if (n < 0) {
+			if (errno == EINTR && !bench_stopped(ctx))
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * One write run into a fresh file: the clock starts right before open()
+ * and stops when fdatasync() returns, so the flush is inside the figure.
+ */
+static enum run_rc seq_write_run(const struct bench_ctx *ctx, struct seq_data *d, const char *dir,
+				 bool direct, uint64_t size, uint64_t tag, struct testfile *tf,
+				 struct seq_run *res, char *err, size_t errlen)
+{
+	double t0, tf0, t1;
+	uint64_t off;
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	t0 = now_s();
+	rc = testfile_create(dir, "seq", 0, tf, err, errlen);
+	if (rc < 0) {
+		if (rc == -EROFS || rc == -EACCES || rc == -EPERM)
+			return RUN_SKIP;
+		if (is_nospace(-rc))
+			return RUN_NOSPACE;
+		return RUN_FAIL;
+	}
+	/*
+	 * O_DIRECT through F_SETFL, not open(): an open(O_CREAT|O_DIRECT) that
+	 * the filesystem refuses has already created the name.
+	 */
+	if (direct) {
+		int fl = fcntl(tf->fd, F_GETFL);
+
+		if (fl < 0 || fcntl(tf->fd, F_SETFL, fl | O_DIRECT) < 0) {
+			int e = errno;
+
+			if (e == EINVAL) {
+				msg(err, errlen, "open: %s", strerror(e));
+				return RUN_NODIRECT;
+			}
+			msg(err, errlen, "fcntl(O_DIRECT) on %s: %s", tf->path, strerror(e));
+			return RUN_FAIL;
+		}
+	}
+	for (off = 0; off < size; off += d->bs) {
+		if (bench_stopped(ctx))
+			return RUN_STOPPED;
+		rc = write_full(ctx, tf->fd, seq_block(d, off, tag), d->bs);
+		if (rc == 0)
+			continue;
+		if (rc == -EINTR)
+			return RUN_STOPPED;
+		if (rc == -EINVAL && direct && off == 0) {
+			msg(err, errlen, "first write: %s", strerror(EINVAL));
+			return RUN_NODIRECT;
+		}
+		msg(err, errlen, "write to %s at offset %" PRIu64 " failed: %s", tf->path, off,
+			 strerror(-rc));
+		return is_nospace(-rc) ? RUN_NOSPACE : RUN_FAIL;
+	}
+	tf0 = now_s();
+	if (fdatasync(tf->fd) < 0) {
+		int e = errno;
+
+		msg(err, errlen, "fdatasync of %s (%" PRIu64 " bytes written) failed: %s",
+			 tf->path, size, strerror(e));
+		return is_nospace(e) ? RUN_NOSPACE : RUN_FAIL;
+	}
+	t1 = now_s();
+	res->bytes = size;
+	res->seconds = t1 - t0;
+	res->flush_seconds = t1 - tf0;
+	if (res->seconds > 0) {
+		res->mbps = (double)size / res->seconds / 1e6;
+		res->mibps = (double)size / res->seconds / (double)(1 << 20);
+	}
+	return RUN_OK;
+}
+
+/* Share of the file's pages in the page cache (mincore), or unknown. */
+static struct mdbl resident_frac(int fd, uint64_t size)
+{
+	const long pg = sysconf(_SC_PAGESIZE);
+	struct mdbl r = { 0, false };
+	unsigned char *vec = NULL;
+	size_t pages, in = 0;
+	void *m;
+
+	if (pg <= 0 || size == 0)
+		return r;
+	m = mmap(NULL, (size_t)size, PROT_READ, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		return r;
+	pages = (size_t)((size + (uint64_t)pg - 1) / (uint64_t)pg);
+	vec = malloc(pages);
+	if (!vec)
+		goto out;
+	if (mincore(m, (size_t)size, vec) < 0)
+		goto out;
+	for (size_t i = 0; i < pages; i++)
+		in += vec[i] & 1;
+	r = mdbl_of((double)in / (double)pages);
+out:
+	free(vec);
+	if (munmap(m, (size_t)size) < 0)
+		r.ok = false;
+	return r;
+}
+
+/* Reads the whole file in bs blocks; -errno, or 1 when stopped. */
+static int read_all(const struct bench_ctx *ctx, int fd, unsigned char *buf, uint32_t bs,
+		    uint64_t size, uint64_t *got)
+{
+	*got = 0;
+	while (*got < size) {
+		ssize_t n;
+
+		if (bench_stopped(ctx))
+			return 1;
+		n = read(fd, buf, bs);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		*got += (uint64_t)n;
+	}
+	return 0;
+}
+
+/*
+ * The read pass over the last written file: O_DIRECT, so it measures the
+ * device. Where O_DIRECT is refused: fdatasync, POSIX_FADV_DONTNEED, then
+ * a buffered read, labelled as such. Returns a pass status.
+ */
+static enum seq_pass_status seq_read_pass(const struct bench_ctx *ctx, struct bench_report *rep,
+					  struct seq_data *d, struct seq_dir_result *r,
+					  struct testfile *tf, uint64_t size)
+{
+	struct seq_read *rd = &r->read;
+	unsigned char *buf = d->pool; /* slot 0: page-aligned, >= bs */
+	const char *fst = r->fstype[0] ? r->fstype : "this filesystem";
+	uint64_t got = 0;
+	double t0, t1;
+	int fd, rc;
+
+	t0 = now_s();
+	fd = open(tf->path, O_RDONLY | O_DIRECT | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno != EINVAL) {
+		msg(r->reason, sizeof(r->reason), "cannot open %s for reading: %s", tf->path,
+			 strerror(errno));
+		msg(rd->reason, sizeof(rd->reason), "not run: open failed");
+		return SEQ_FAILED;
+	}
+	if (fd < 0) {
+		msg(rd->reason, sizeof(rd->reason), "%s refuses O_DIRECT reads (open: %s)", fst,
+			 strerror(EINVAL));
+	} else {
+		rc = read_all(ctx, fd, buf, d->bs, size, &got);
+		t1 = now_s();
+		if (close(fd) < 0 && rc == 0)
+			rc = -errno;
+		if (rc == 0) {
+			rd->direct = MB_TRUE;
+			goto done;
+		}
+		if (rc == 1)
+			goto stopped;
+		if (rc != -EINVAL || got != 0) {
+			msg(r->reason, sizeof(r->reason), "read of %s at offset %" PRIu64 " failed: %s",
+				 tf->path, got, strerror(-rc));
+			msg(rd->reason, sizeof(rd->reason), "failed: %s", strerror(-rc));
+			return SEQ_FAILED;
+		}
+		msg(rd->reason, sizeof(rd->reason), "%s refuses O_DIRECT reads (read: %s)", fst,
+			 strerror(EINVAL));
+	}
+
+	/* Buffered fallback: drop the file's pages first, outside the clock. */
+	rd->direct = MB_FALSE;
+	if (fdatasync(tf->fd) < 0) {
+		msg(r->reason, sizeof(r->reason), "fdatasync of %s failed: %s", tf->path,
+			 strerror(errno));
+		return SEQ_FAILED;
+	}
+	rc = posix_fadvise(tf->fd, 0, 0, POSIX_FADV_DONTNEED);
+	if (rc != 0)
+		report_warn(rep, "seq: %s: posix_fadvise(DONTNEED) failed: %s; the read may come from cache",
+			    r->dir, strerror(rc));
+	rd->cached_frac = resident_frac(tf->fd, size);
+	if (rd->cached_frac.ok && rd->cached_frac.v > SEQ_CACHED_WARN)
+		report_warn(rep, "seq: %s: %.0f%% of the test file stayed in the page cache after "
+			    "POSIX_FADV_DONTNEED: the buffered read figure is partly a cache figure",
+			    r->dir, rd->cached_frac.v * 100);
+	report_warn(rep, "seq: %s: %s; read measured buffered after dropping the page cache", r->dir,
+		    rd->reason);
+	t0 = now_s();
+	fd = open(tf->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		msg(r->reason, sizeof(r->reason), "cannot open %s for reading: %s", tf->path,
+			 strerror(errno));
+		return SEQ_FAILED;
+	}
+	rc = read_all(ctx, fd, buf, d->bs, size, &got);
+	t1 = now_s();
+	if (close(fd) < 0 && rc == 0)
+		rc = -errno;
+	if (rc == 1)
+		goto stopped;
+	if (rc < 0) {
+		msg(r->reason, sizeof(r->reason), "read of %s at offset %" PRIu64 " failed: %s",
+			 tf->path, got, strerror(-rc));
+		return SEQ_FAILED;
+	}
+done:
+	if (got != size) {
+		msg(r->reason, sizeof(r->reason), "short read of %s: %" PRIu64 " of %" PRIu64 " bytes",
+			 tf->path, got, size);
+		return SEQ_FAILED;
+	}
+	rd->bytes = mu64_of(got);
+	rd->seconds = mdbl_of(t1 - t0);
+	if (t1 > t0) {
+		rd->mbps = mdbl_of((double)got / (t1 - t0) / 1e6);
+		rd->mibps = mdbl_of((double)got / (t1 - t0) / (double)(1 << 20));
+	}
+	return SEQ_DONE;
+stopped:
+	rd->direct = MB_UNKNOWN;
+	msg(rd->reason, sizeof(rd->reason), "interrupted");
+	msg(r->reason, sizeof(r->reason), "interrupted during the read pass");
+	return SEQ_INCOMPLETE;
+}
+
+static unsigned zfs_inflation(const char *root)
+{
+	char path[PATH_MAX];
+	unsigned v = 0;
+	FILE *f;
+
+	msg(path, sizeof(path), "%s/sys/module/zfs/parameters/spa_asize_inflation",
+		 root ? root : "");
+	f = fopen(path, "r");
+	if (!f)
+		return SEQ_ZFS_INFLATION_DEFAULT;
+	if (fscanf(f, "%u", &v) != 1 || v == 0)
+		v = SEQ_ZFS_INFLATION_DEFAULT;
+	fclose(f);
+	return v;
+}
+
+/*
+ * Free space for an unprivileged writer. 1 = known, 0 = the filesystem
+ * reports no capacity at all (ramfs: f_blocks == 0), -errno on error.
+ */
+static int seq_avail(const char *dir, uint64_t *avail)
+{
+	struct statvfs st;
+
+	if (statvfs(dir, &st) < 0)
+		return -errno;
+	*avail = (uint64_t)st.f_bavail * (st.f_frsize ? st.f_frsize : st.f_bsize);
+	return st.f_blocks != 0;
+}
+
+static void seq_fs_checks(const struct bench_ctx *ctx, struct bench_report *rep,
+			  struct seq_dir_result *r, const char *dir)
+{
+	struct fs_info fi;
+	uint64_t avail;
+	char h[32];
+
+	if (fsinfo_for_path(ctx->root, dir, &fi) == 0 && fi.mount_known) {
+		msg(r->fstype, sizeof(r->fstype), "%s", fi.fstype);
+		msg(r->mountpoint, sizeof(r->mountpoint), "%s", fi.mountpoint);
+		msg(r->device, sizeof(r->device), "%s", fi.device);
+	}
+	if (strcmp(r->fstype, "zfs") != 0)
+		return;
+	if (seq_avail(dir, &avail) > 0) {
+		unsigned infl = zfs_inflation(ctx->root);
+
+		if (seq_zfs_space_low(avail, infl))
+			report_warn(rep, "seq: %s is on ZFS with %s free, below 2 x spa_asize_inflation "
+				    "(%u) = %u GiB: write figures may be far too low",
+				    dir, human(h, sizeof(h), avail), infl, 2 * infl);
+	}
+}
+
+static void seq_set_stats(struct bench_report *rep, struct seq_dir_result *r)
+{
+	double rates[SEQ_MAX_RUNS];
+	bool out[SEQ_MAX_RUNS];
+	struct seq_spread sp;
+	double sum_mib = 0;
+
+	for (unsigned i = 0; i < r->nruns; i++) {
+		rates[i] = r->runs[i].mbps;
+		sum_mib += r->runs[i].mibps;
+	}
+	seq_spread(rates, r->nruns, &sp, out);
+	r->avg_mbps = sp.avg;
+	r->min_mbps = sp.min;
+	r->max_mbps = sp.max;
+	r->cov = sp.cov;
+	if (r->nruns)
+		r->avg_mibps = mdbl_of(sum_mib / r->nruns);
+	for (unsigned i = 0; i < r->nruns; i++) {
+		r->runs[i].outlier = out[i];
+		if (out[i])
+			report_warn(rep, "seq: %s: write run %u (%.1f MB/s) differs from the mean of the "
+				    "other runs by more than %.0f%%", r->dir, i + 1, rates[i],
+				    SEQ_OUTLIER_FRAC * 100);
+	}
+}
+
+static void seq_clear_figures(struct seq_dir_result *r)
+{
+	r->nruns = 0;
+	r->avg_mbps = r->avg_mibps = r->min_mbps = r->max_mbps = r->cov = (struct mdbl){ 0, false };
+}
+
+/* All runs, then the read, in one directory. Fills r; never prints. */
+static void seq_dir_pass(const struct bench_ctx *ctx, struct bench_report *rep,
+			 struct seq_data *d, unsigned di, const char *dir)
+{
+	const struct seq_spec *sp = &ctx->plan->seq;
+	struct seq_dir_result *r = &rep->seq.dirs[di];
+	struct testfile tf = { .fd = -1, .slot = -1 };
+	const char *where;
+	bool direct = sp->direct, started = false;
+	uint64_t size = 0, tag = (uint64_t)di << 32;
+	char err[384], h1[32], h2[32], what[PATH_MAX + 64];
+	unsigned run = 0, warned_space = 0;
+
+	msg(r->dir, sizeof(r->dir), "%s", dir);
+	r->bs = sp->bs;
+	r->direct_requested = sp->direct;
+	r->direct = MB_UNKNOWN;
+	r->read.direct = MB_UNKNOWN;
+	seq_fs_checks(ctx, rep, r, dir);
+	where = r->mountpoint[0] ? r->mountpoint : dir;
+
+	while (run < sp->runs) {
+		struct seq_run res;
+		enum run_rc rc;
+		uint64_t avail = 0;
+		bool scaled = false;
+		int known;
+
+		/* a fresh file per run, as dd re-creates it; freed before the space check */
+		testfile_remove(&tf);
+		if (bench_stopped(ctx)) {
+			r->status = SEQ_INCOMPLETE;
+			msg(r->reason, sizeof(r->reason), "interrupted before write run %u", run + 1);
+			goto out;
+		}
+		known = seq_avail(dir, &avail);
+		if (known < 0) {
+			r->status = SEQ_FAILED;
+			msg(r->reason, sizeof(r->reason), "statvfs %s: %s", dir, strerror(-known));
+			goto out;
+		}
+		if (known) {
+			size = seq_fit_size(sp->size, avail, sp->bs, &scaled);
+		} else {
+			size = sp->size - sp->size % sp->bs;
+			if (!warned_space++)
+				report_warn(rep, "seq: %s reports no capacity (%s): free space not checked",
+					    dir, r->fstype[0] ? r->fstype : "unknown filesystem");
+		}
+		if (size == 0) {
+			if (run == 0) {
+				r->status = SEQ_SKIPPED;
+				msg(r->reason, sizeof(r->reason),
+					 "only %s free on %s; a run needs at least %s",
+					 human(h1, sizeof(h1), avail), where,
+					 human(h2, sizeof(h2), seq_space_needed(
+						 sp->size < SEQ_MIN_SIZE ? sp->size : SEQ_MIN_SIZE)));
+			} else {
+				r->status = SEQ_ABORTED;
+				msg(r->reason, sizeof(r->reason), "aborted: no space left on %s", where);
+				seq_clear_figures(r);
+			}
+			goto out;
+		}
+		if (scaled && !r->scaled_down)
+			report_warn(rep, "seq: %s: only %s free; writing %s per run instead of %s", dir,
+				    human(h1, sizeof(h1), avail), human(h2, sizeof(h2), size),
+				    human(err, sizeof(err), sp->size));
+		r->scaled_down |= scaled;
+		if (r->size_bytes == 0 || size < r->size_bytes)
+			r->size_bytes = size;
+
+		msg(what, sizeof(what), "write run %u/%u in %s", run + 1, sp->runs, dir);
+		bench_progress(ctx, "seq", what, 0);
+		rc = seq_write_run(ctx, d, dir, direct, size, tag++, &tf, &res, err, sizeof(err));
+		bench_progress(ctx, "seq", what, 1);
+		if (rc != RUN_NODIRECT && rc != RUN_SKIP)
+			started = true;
+		switch (rc) {
+		case RUN_OK:
+			r->runs[r->nruns++] = res;
+			run++;
+			break;
+		case RUN_NODIRECT:
+			/* never present buffered as direct: label it and go on buffered */
+			direct = false;
+			msg(r->direct_reason, sizeof(r->direct_reason), "%s refuses O_DIRECT (%s)",
+				 r->fstype[0] ? r->fstype : "the filesystem", err);
+			report_warn(rep, "seq: %s: %s; writes are buffered + fdatasync instead", dir,
+				    r->direct_reason);
+			break;
+		case RUN_NOSPACE:
+			r->status = SEQ_ABORTED;
+			msg(r->reason, sizeof(r->reason), "aborted: no space left on %s", where);
+			seq_clear_figures(r);
+			goto out;
+		case RUN_SKIP:
+			r->status = SEQ_SKIPPED;
+			msg(r->reason, sizeof(r->reason), "%s", err);
+			goto out;
+		case RUN_FAIL:
+			r->status = SEQ_FAILED;
+			msg(r->reason, sizeof(r->reason), "%s", err);
+			goto out;
+		case RUN_STOPPED:
+			r->status = SEQ_INCOMPLETE;
+			msg(r->reason, sizeof(r->reason), "interrupted during write run %u", run + 1);
+			goto out;
+		}
+	}
+	seq_set_stats(rep, r);
+
+	msg(what, sizeof(what), "read pass in %s", dir);
+	bench_progress(ctx, "seq", what, 0);
+	r->status = seq_read_pass(ctx, rep, d, r, &tf, size);
+	bench_progress(ctx, "seq", what, 1);
+out:
+	testfile_remove(&tf);
+	if (started)
+		r->direct = mbool_of(direct);
+	if (r->status == SEQ_INCOMPLETE || r->status == SEQ_FAILED) {
+		if (r->nruns && !r->avg_mbps.ok)
+			seq_set_stats(rep, r);
+	}
+	if (r->status != SEQ_DONE && !r->read.mbps.ok && !r->read.reason[0])
+		snprintf(r->read.reason, sizeof(r->read.reason), "not run: %s",
+			 r->status == SEQ_INCOMPLETE ? "interrupted" : "write pass did not finish");
+}
 
 static enum bench_status seq_run(const struct bench_ctx *ctx, struct bench_report *rep,
 				 struct mod_outcome *out)
 {
-	(void)ctx;
-	(void)rep;
-	return bench_outcome(out, BENCH_UNAVAIL, "not implemented yet");
+	const struct seq_spec *sp = &ctx->plan->seq;
+	struct seq_result *res = &rep->seq;
+	const struct seq_dir_result *first_bad = NULL;
+	unsigned nfail = 0, ninc = 0, nskip = 0;
+	double max_mbps = 0;
+	struct seq_data d;
+	char err[256];
+
+	memset(res, 0, sizeof(*res));
+	res->zero = sp->zero;
+	if (seq_data_init(&d, sp->bs, sp->zero, err, sizeof(err)) < 0)
+		return bench_outcome(out, BENCH_FAIL, "%s", err);
+	res->pool_bytes = d.pool_len;
+	res->generator_gbps = seq_measure_generator(&d);
+
+	res->ndirs = ctx->opts->ndirs < SEQ_MAX_DIRS ? ctx->opts->ndirs : SEQ_MAX_DIRS;
+	for (unsigned i = 0; i < res->ndirs; i++)
+		seq_dir_pass(ctx, rep, &d, i, ctx->opts->dirs[i]);
+	free(d.pool);
+
+	for (unsigned i = 0; i < res->ndirs; i++) {
+		const struct seq_dir_result *r = &res->dirs[i];
+
+		if (r->max_mbps.ok && r->max_mbps.v > max_mbps)
+			max_mbps = r->max_mbps.v;
+		if (r->read.mbps.ok && r->read.mbps.v > max_mbps)
+			max_mbps = r->read.mbps.v;
+		switch (r->status) {
+		case SEQ_FAILED:
+		case SEQ_ABORTED:
+			if (!nfail++)
+				first_bad = r;
+			break;
+		case SEQ_INCOMPLETE:
+			ninc++;
+			break;
+		case SEQ_SKIPPED:
+			nskip++;
+			break;
+		default:
+			break;
+		}
+	}
+	if (res->generator_gbps.ok && res->generator_gbps.v * 1000 < 2 * max_mbps)
+		report_warn(rep, "seq: the data generator (%.1f GB/s) is less than twice as fast as the "
+			    "disk: figures may be CPU-bound", res->generator_gbps.v);
+
+	if (nfail)
+		return bench_outcome(out, BENCH_FAIL, "%s%s%s", res->ndirs > 1 ? first_bad->dir : "",
+				     res->ndirs > 1 ? ": " : "", first_bad->reason);
+	for (unsigned i = 0; i < res->ndirs; i++) {
+		const struct seq_dir_result *r = &res->dirs[i];
+
+		if (ninc && r->status == SEQ_INCOMPLETE)
+			return bench_outcome(out, BENCH_INCOMPLETE, "%s%s%s",
+					     res->ndirs > 1 ? r->dir : "", res->ndirs > 1 ? ": " : "",
+					     r->reason);
+		if (!ninc && nskip == res->ndirs && r->status == SEQ_SKIPPED)
+			return bench_outcome(out, BENCH_SKIP, "%s%s%s", res->ndirs > 1 ? r->dir : "",
+					     res->ndirs > 1 ? ": " : "", r->reason);
+		if (!ninc && r->status == SEQ_SKIPPED)
+			report_warn(rep, "seq: skipped %s: %s", r->dir, r->reason);
+	}
+	return bench_outcome(out, BENCH_OK, NULL);
 }
 
 const struct bench_module bench_mod_seq = {
 	.name = "seq",
-	.desc = "seq",
+	.desc = "dd-style sequential write (fdatasync or O_DIRECT) and O_DIRECT read",
 	.run = seq_run,
 };

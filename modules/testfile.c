@@ -59,6 +59,9 @@ int testfile_create(const char *dir, const char *tag, int extra_flags,
 			break;
 		if (errno != EEXIST) {
 			e = errno;
+			/* open(O_CREAT|O_DIRECT) creates the file before the fs refuses O_DIRECT */
+			if (e == EINVAL && (extra_flags & O_DIRECT))
+				unlink(tf->path);
 			snprintf(err, errlen, "cannot create %s: %s", tf->path, strerror(e));
 			return -e;
 		}
