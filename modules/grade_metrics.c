@@ -1,28 +1,249 @@
 /*
  * grade_metrics.c — which figures of a report are graded, and why one
- * is not (not run, buffered instead of direct, failed).
+ * is not (not run, buffered instead of direct, failed). Only complete,
+ * direct measurements are graded: a partial or buffered figure is never
+ * passed off as a disk figure.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "grade.h"
+#include "lat_hist.h"
 #include "plan.h"
 #include "report.h"
 
-static void not_measured(struct metric_set *ms, const char *name, const char *why)
+static struct metric *add(struct metric_set *ms, const char *name, bool selected)
 {
 	struct metric *m = metric_add(ms, name);
 
 	if (m)
-		snprintf(m->why_not, sizeof(m->why_not), "%s", why);
+		m->selected = selected;
+	return m;
+}
+
+static void set_value(struct metric *m, double v, double spread_pct)
+{
+	if (!m)
+		return;
+	if (!isfinite(v)) {
+		snprintf(m->why_not, sizeof(m->why_not), "no finite value was measured");
+		return;
+	}
+	m->value = v;
+	m->measured = true;
+	m->spread_pct = spread_pct;
+}
+
+/* Reasons come from longer module texts: cut them to fit, on purpose. */
+static void set_why(struct metric *m, const char *why)
+{
+	size_t n;
+
+	if (!m)
+		return;
+	n = strnlen(why, sizeof(m->why_not) - 1);
+	memcpy(m->why_not, why, n);
+	m->why_not[n] = '\0';
+}
+
+static const char *module_why(const struct bench_report *rep, int id, char *buf, size_t n)
+{
+	const struct mod_outcome *o = &rep->outcome[id];
+
+	if (o->status == BENCH_NOT_RUN)
+		snprintf(buf, n, "the %s module was not run", bench_modules[id]->name);
+	else
+		snprintf(buf, n, "%s %s%s%s", bench_modules[id]->name, bench_status_name(o->status),
+			 o->reason[0] ? ": " : "", o->reason);
+	return buf;
+}
+
+static void collect_seq(const struct bench_report *rep, struct metric_set *ms)
+{
+	bool sel = rep->outcome[MOD_seq].status != BENCH_NOT_RUN;
+	struct metric *w = add(ms, "seq_write_mbps", sel), *r = add(ms, "seq_read_mbps", sel);
+	const struct seq_dir_result *d = rep->seq.ndirs ? &rep->seq.dirs[0] : NULL;
+	char why[320];
+
+	if (rep->outcome[MOD_seq].status != BENCH_OK || !d || d->status != SEQ_DONE) {
+		module_why(rep, MOD_seq, why, sizeof(why));
+		if (d && d->status != SEQ_DONE && d->reason[0])
+			snprintf(why, sizeof(why), "seq: %s", d->reason);
+		set_why(w, why);
+		set_why(r, why);
+		return;
+	}
+	if (d->avg_mbps.ok)
+		set_value(w, d->avg_mbps.v, d->cov.ok ? d->cov.v * 100.0 : -1);
+	else
+		set_why(w, "no complete write run");
+	if (!d->read.mbps.ok)
+		set_why(r, d->read.reason[0] ? d->read.reason : "the read pass did not run");
+	else if (d->read.direct != MB_TRUE)
+		set_why(r, "buffered read (O_DIRECT refused): not graded as a disk figure");
+	else
+		set_value(r, d->read.mbps.v, -1);
+}
+
+static int pct_index(double p)
+{
+	for (int i = 0; i < LAT_NPCT; i++)
+		if (fabs(lat_default_percentiles[i] - p) < 1e-9)
+			return i;
+	return -1;
+}
+
+/* The main pass: the first complete one at queue depth > 1, 4k preferred. */
+static const struct rand_pass_result *main_pass(const struct rand_result *r)
+{
+	const struct rand_pass_result *any = NULL;
+
+	for (unsigned i = 0; i < r->npass; i++) {
+		const struct rand_pass_result *p = &r->pass[i];
+
+		if (p->iodepth <= 1)
+			continue;
+		if (p->bs == 4096)
+			return p;
+		if (!any)
+			any = p;
+	}
+	return any;
+}
+
+static const struct rand_pass_result *lat_pass(const struct rand_result *r)
+{
+	for (unsigned i = 0; i < r->npass; i++) {
+		const struct rand_pass_result *p = &r->pass[i];
+
+		if (p->rw == RW_RANDREAD && p->iodepth == 1 && p->bs == 4096)
+			return p;
+	}
+	return NULL;
+}
+
+static const char *pass_unusable(const struct rand_pass_result *p, char *buf, size_t n)
+{
+	if (p->status != BENCH_OK) {
+		snprintf(buf, n, "pass %s %s%s%s", p->name, bench_status_name(p->status),
+			 p->reason[0] ? ": " : "", p->reason);
+		return buf;
+	}
+	if (!p->direct) {
+		snprintf(buf, n, "pass %s ran buffered (O_DIRECT refused): not graded", p->name);
+		return buf;
+	}
+	return NULL;
+}
+
+/* Per-second total IOPS of a pass: CoV in % and last-third / first-third ratio. */
+static void timeline_stats(const struct rand_pass_result *p, double *cov_pct, double *tail)
+{
+	unsigned n = 0;
+	double v[RAND_TL_MAX], sum = 0, var = 0, first = 0, last = 0;
+
+	*cov_pct = NAN;
+	*tail = NAN;
+	for (int d = 0; d < 2; d++)
+		if (p->dir_res[d].present && p->dir_res[d].ntimeline > n)
+			n = p->dir_res[d].ntimeline;
+	if (n > RAND_TL_MAX)
+		n = RAND_TL_MAX;
+	for (unsigned i = 0; i < n; i++) {
+		v[i] = 0;
+		for (int d = 0; d < 2; d++)
+			if (p->dir_res[d].present && i < p->dir_res[d].ntimeline)
+				v[i] += p->dir_res[d].timeline[i];
+		sum += v[i];
+	}
+	if (n < 3 || sum <= 0)
+		return;
+	for (unsigned i = 0; i < n; i++)
+		var += (v[i] - sum / n) * (v[i] - sum / n);
+	*cov_pct = sqrt(var / (n - 1)) / (sum / n) * 100.0;
+	for (unsigned i = 0; i < n / 3; i++) {
+		first += v[i];
+		last += v[n - n / 3 + i];
+	}
+	if (first > 0)
+		*tail = last / first;
+}
+
+static void collect_rand(const struct bench_report *rep, struct metric_set *ms)
+{
+	bool sel = rep->outcome[MOD_rand].status != BENCH_NOT_RUN;
+	struct metric *iops = add(ms, "rand_iops", sel), *ri = add(ms, "rand_read_iops", sel),
+		      *wi = add(ms, "rand_write_iops", sel), *p50 = add(ms, "lat_p50_ms", sel),
+		      *p99 = add(ms, "lat_p99_ms", sel), *cov = add(ms, "rand_cov_pct", sel),
+		      *tail = add(ms, "rand_tail_ratio", sel);
+	const struct rand_pass_result *mp, *lp;
+	char why[320];
+	int i50 = pct_index(50.0), i99 = pct_index(99.0);
+
+	if (rep->outcome[MOD_rand].status == BENCH_NOT_RUN ||
+	    rep->outcome[MOD_rand].status == BENCH_UNAVAIL || rep->rand.npass == 0) {
+		module_why(rep, MOD_rand, why, sizeof(why));
+		set_why(iops, why);
+		set_why(ri, why);
+		set_why(wi, why);
+		set_why(p50, why);
+		set_why(p99, why);
+		set_why(cov, why);
+		set_why(tail, why);
+		return;
+	}
+	mp = main_pass(&rep->rand);
+	if (!mp || pass_unusable(mp, why, sizeof(why))) {
+		const char *w = mp ? why : "no pass at queue depth > 1 in this profile";
+
+		set_why(iops, w);
+		set_why(ri, w);
+		set_why(wi, w);
+		set_why(cov, w);
+		set_why(tail, w);
+	} else {
+		double c, t;
+		const struct rand_dir_result *r = &mp->dir_res[0], *w = &mp->dir_res[1];
+
+		timeline_stats(mp, &c, &t);
+		set_value(iops, (r->present ? r->iops : 0) + (w->present ? w->iops : 0),
+			  isfinite(c) ? c : -1);
+		if (r->present)
+			set_value(ri, r->iops, isfinite(c) ? c : -1);
+		else
+			set_why(ri, "the main pass does no reads");
+		if (w->present)
+			set_value(wi, w->iops, isfinite(c) ? c : -1);
+		else
+			set_why(wi, "the main pass does no writes");
+		if (isfinite(c))
+			set_value(cov, c, -1);
+		else
+			set_why(cov, "fewer than 3 whole seconds in the timeline");
+		if (isfinite(t))
+			set_value(tail, t, -1);
+		else
+			set_why(tail, "fewer than 3 whole seconds in the timeline");
+	}
+	lp = lat_pass(&rep->rand);
+	if (!lp || pass_unusable(lp, why, sizeof(why)) || !lp->dir_res[0].total_ios) {
+		const char *w = !lp ? "no 4k randread pass at queue depth 1 in this profile" :
+			why[0] && pass_unusable(lp, why, sizeof(why)) ? why : "no read completed";
+
+		set_why(p50, w);
+		set_why(p99, w);
+	} else {
+		set_value(p50, (double)lp->dir_res[0].clat_pct[i50] / 1e6, -1);
+		set_value(p99, (double)lp->dir_res[0].clat_pct[i99] / 1e6, -1);
+	}
 }
 
 void grade_collect(const struct bench_report *rep, const struct bench_plan *plan,
 		   struct metric_set *ms)
 {
-	(void)rep;
 	(void)plan;
 	memset(ms, 0, sizeof(*ms));
-	for (int i = 0; grade_metric_names[i]; i++)
-		not_measured(ms, grade_metric_names[i], "its module has not landed yet");
+	collect_seq(rep, ms);
+	collect_rand(rep, ms);
 }

@@ -57,18 +57,20 @@ static const struct profile_def profiles[] = {
 	  SEQ_DD, 1, {
 		PASS("randrw-4k-qd64", RW_RANDRW, 75, 4096, 64, 1, GiB, 30 * SEC, 0, 0),
 	} },
-	{ "azure-write", "Azure guide: 4k randwrite qd256, 4 jobs, 30 s",
+	{ "azure-write", "Azure guide: 4k randwrite qd256, 4 jobs, 30G, 30 s",
 	  SEQ_DD, 1, {
-		PASS("randwrite-4k-qd256", RW_RANDWRITE, 0, 4096, 256, 4, GiB, 30 * SEC, 0, 0),
+		PASS("randwrite-4k-qd256", RW_RANDWRITE, 0, 4096, 256, 4, 30 * GiB, 30 * SEC, 0, 0),
 	} },
-	{ "azure-read", "Azure guide: 4k randread qd256, 4 jobs, 30 s",
+	{ "azure-read", "Azure guide: 4k randread qd256, 4 jobs, 30G, 30 s",
 	  SEQ_DD, 1, {
-		PASS("randread-4k-qd256", RW_RANDREAD, 100, 4096, 256, 4, GiB, 30 * SEC, 0, 0),
+		PASS("randread-4k-qd256", RW_RANDREAD, 100, 4096, 256, 4, 30 * GiB, 30 * SEC, 0, 0),
 	} },
-	{ "azure-mixed", "Azure guide: 4k randrw qd128, 4 jobs, writes capped at 3200 IOPS/job",
+	/* Azure runs 4 readers and 4 writers capped at 3200 IOPS each; here 4 randrw
+	 * jobs whose writes are capped at the same total and yield to reads (fio's rate_ddir) */
+	{ "azure-mixed", "Azure guide: 4k randrw qd128, 4 jobs, 30G, writes capped at 3200 IOPS/job",
 	  SEQ_DD, 1, {
 		{ .name = "randrw-4k-qd128", .rw = RW_RANDRW, .rwmixread = 50, .bs = 4096,
-		  .iodepth = 128, .jobs = 4, .size = GiB, .runtime_ns = 30 * SEC,
+		  .iodepth = 128, .jobs = 4, .size = 30 * GiB, .runtime_ns = 30 * SEC,
 		  .rate_iops_write = 4 * 3200, .seed = FIO_SEED },
 	} },
 	{ "yabs", "yabs.sh: randrw 50/50 qd64, 2 jobs, 2G, at 4k, 64k, 512k and 1m",

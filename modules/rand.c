@@ -1,16 +1,492 @@
-/* rand.c — placeholder: reports "not implemented yet". */
+/*
+ * rand.c — the rand module: for every --dir, one laid-out test file and
+ * the plan's passes on it, each run by 'jobs' threads (rand_job.c) and
+ * merged the way fio's group_reporting does.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "fsinfo.h"
+#include "options.h"
+#include "rand_job.h"
+#include "rand_layout.h"
+#include "rand_verify.h"
 #include "report.h"
 
-static enum bench_status rand_run(const struct bench_ctx *ctx, struct bench_report *rep,
-				 struct mod_outcome *out)
+#define GRACE_NS (10ULL * 1000000000ULL) /* hard deadline past ramp + runtime */
+#define VERIFY_CHUNK (1u << 20)
+
+static void lat_out(struct rand_lat *o, const struct lat_stat *s)
 {
-	(void)ctx;
-	(void)rep;
-	return bench_outcome(out, BENCH_UNAVAIL, "not implemented yet");
+	o->n = s->n;
+	o->min = s->n ? s->min : 0;
+	o->max = s->n ? s->max : 0;
+	o->mean = s->mean;
+	o->stddev = lat_stat_stddev(s);
+}
+
+static void fill_spec(struct rand_pass_result *res, const struct rand_pass_spec *sp,
+		      const char *dir, unsigned jobs, bool zero)
+{
+	snprintf(res->name, sizeof(res->name), "%s", sp->name);
+	res->dir = dir;
+	res->rw = sp->rw;
+	res->rwmixread = sp->rwmixread;
+	res->bs = sp->bs;
+	res->iodepth = sp->iodepth;
+	res->iodepth_used = sp->iodepth;
+	res->jobs = jobs;
+	res->rate_iops = sp->rate_iops;
+	res->rate_iops_write = sp->rate_iops_write;
+	res->ramp_ms = sp->ramp_ns / 1000000ULL;
+	res->size_bytes = sp->size;
+	res->zero_data = zero;
+	res->dir_res[RD].present = sp->rw != RW_RANDWRITE;
+	res->dir_res[WR].present = sp->rw != RW_RANDREAD;
+}
+
+static void pass_status(struct rand_pass_result *res, enum bench_status st, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void pass_status(struct rand_pass_result *res, enum bench_status st, const char *fmt, ...)
+{
+	va_list ap;
+
+	res->status = st;
+	va_start(ap, fmt);
+	vsnprintf(res->reason, sizeof(res->reason), fmt, ap);
+	va_end(ap);
+}
+
+/* Reads every block of the pass back and checks stamps, checksums and generations. */
+static int verify_pass(struct rand_file *f, uint64_t nblocks, uint32_t bs, const uint32_t *vgen,
+		       struct rand_verify_result *v, const struct bench_ctx *ctx)
+{
+	uint32_t chunk = VERIFY_CHUNK - VERIFY_CHUNK % bs;
+	unsigned char *buf;
+	uint64_t total = nblocks * bs;
+
+	if (chunk < bs)
+		chunk = bs;
+	if (posix_memalign((void **)&buf, 4096, chunk))
+		return -ENOMEM;
+	v->ran = true;
+	for (uint64_t off = 0; off < total; off += chunk) {
+		size_t len = total - off < chunk ? (size_t)(total - off) : chunk;
+		size_t got = 0;
+
+		if (bench_stopped(ctx))
+			break;
+		while (got < len) {
+			ssize_t r = pread(f->tf.fd, buf + got, len - got, (off_t)(off + got));
+
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0) {
+				int e = r < 0 ? errno : EIO;
+
+				free(buf);
+				return -e;
+			}
+			got += (size_t)r;
+		}
+		for (size_t o = 0; o < len; o += bs) {
+			uint64_t b = (off + o) / bs;
+			enum rand_vres vr = rand_check_block(buf + o, bs, off + o, vgen[b]);
+
+			v->blocks++;
+			if (vr == RV_OK)
+				continue;
+			v->bad++;
+			if (vr == RV_CORRUPT)
+				v->corrupt++;
+			else if (vr == RV_MISPLACED)
+				v->misplaced++;
+			else
+				v->lost++;
+			if (v->nkept < RAND_VERIFY_KEEP) {
+				v->bad_off[v->nkept] = off + o;
+				v->bad_kind[v->nkept] = vr == RV_CORRUPT ? 'c' : vr == RV_MISPLACED ? 'm' : 'l';
+				v->nkept++;
+			}
+		}
+	}
+	free(buf);
+	return 0;
+}
+
+static void merge_jobs(struct rand_pass_result *res, struct rand_job *jv, unsigned jobs,
+		       struct lat_hist *hist)
+{
+	uint64_t rt_ns = 0, qd_n = 0;
+	double usr = 0, sys = 0, job_s = 0, qd_sum = 0;
+	struct lat_stat slat[2];
+	bool cpu_ok = true;
+
+	memset(slat, 0, sizeof(slat));
+	lat_hist_reset(&hist[0]);
+	lat_hist_reset(&hist[1]);
+	snprintf(res->engine, sizeof(res->engine), "%s", jv[0].engine);
+	res->iodepth_used = jv[0].depth_used;
+	for (unsigned i = 0; i < jobs; i++) {
+		struct rand_job *j = &jv[i];
+
+		if (j->runtime_ns > rt_ns)
+			rt_ns = j->runtime_ns;
+		if (j->depth_used && j->depth_used < res->iodepth_used)
+			res->iodepth_used = j->depth_used;
+		if (!res->engine_fallback[0] && j->fallback[0])
+			snprintf(res->engine_fallback, sizeof(res->engine_fallback), "%s", j->fallback);
+		if (!res->engine_note[0] && j->note[0])
+			snprintf(res->engine_note, sizeof(res->engine_note), "%s", j->note);
+		if (strcmp(j->engine, jv[0].engine) && j->engine[0]) {
+			size_t n = strlen(res->engine_fallback);
+
+			snprintf(res->engine_fallback + n, sizeof(res->engine_fallback) - n,
+				 "%sjob %u used %s", n ? "; " : "", i, j->engine);
+		}
+		for (int d = 0; d < 2; d++) {
+			struct rand_dir_result *dr = &res->dir_res[d];
+
+			lat_hist_merge(&hist[d], &j->clat[d]);
+			lat_stat_merge(&slat[d], &j->slat[d]);
+			dr->io_bytes += j->bytes[d];
+			dr->total_ios += j->ios[d];
+			dr->short_ios += j->short_ios[d];
+			for (unsigned s = 0; s < RAND_TL_MAX; s++)
+				dr->timeline[s] += j->tl[d][s];
+		}
+		for (int l = 0; l < RAND_QD_LEVELS; l++)
+			res->qd_level[l] += j->qd_level[l];
+		qd_sum += j->qd_sum;
+		qd_n += j->qd_n;
+		cpu_ok = cpu_ok && j->cpu_ok;
+		usr += j->usr_s;
+		sys += j->sys_s;
+		job_s += (double)j->runtime_ns / 1e9;
+	}
+	/* fio: runtime is the max over jobs, in ms rounded up */
+	res->runtime_ms = (rt_ns + 999999ULL) / 1000000ULL;
+	for (int d = 0; d < 2; d++) {
+		struct rand_dir_result *dr = &res->dir_res[d];
+		unsigned ntl = (unsigned)(res->runtime_ms / 1000);
+
+		if (res->runtime_ms) {
+			dr->iops = 1000.0 * (double)dr->total_ios / (double)res->runtime_ms;
+			dr->bw_bytes = 1000.0 * (double)dr->io_bytes / (double)res->runtime_ms;
+		}
+		lat_out(&dr->clat, &hist[d].st);
+		lat_out(&dr->slat, &slat[d]);
+		for (int p = 0; p < LAT_NPCT; p++)
+			dr->clat_pct[p] = lat_hist_percentile(&hist[d], lat_default_percentiles[p]);
+		/* whole seconds only: a last partial second would look like a drop */
+		if (ntl == 0 && res->runtime_ms)
+			ntl = 1;
+		dr->ntimeline = ntl < RAND_TL_MAX ? ntl : RAND_TL_MAX;
+	}
+	if (cpu_ok && job_s > 0) {
+		res->usr_pct = mdbl_of(100.0 * usr / job_s);
+		res->sys_pct = mdbl_of(100.0 * sys / job_s);
+	}
+	if (qd_n)
+		res->iodepth_avg = mdbl_of(qd_sum / (double)qd_n);
+}
+
+static void run_pass(const struct bench_ctx *ctx, struct bench_report *rep, struct rand_file *f,
+		     const struct rand_pass_spec *spec, const char *dir, struct rand_pass_result *res)
+{
+	const struct bench_plan *plan = ctx->plan;
+	struct rand_pass_spec sp = *spec;
+	unsigned jobs = sp.jobs ? sp.jobs : ctx->cpus_usable, created = 0;
+	struct rand_job *jv = NULL;
+	struct lat_hist *hist = NULL;
+	struct rand_job_cfg cfg;
+	struct rand_gate gate;
+	uint64_t nblocks;
+	bool direct_off = false, stopped = false, timed_out = false;
+	char why[160] = "", what[128];
+	int err_job = -1;
+
+	if (sp.size > f->size)
+		sp.size = f->size;
+	nblocks = sp.size / sp.bs;
+	if (plan->verify && nblocks < jobs)
+		jobs = (unsigned)nblocks; /* each job needs its own blocks */
+	fill_spec(res, &sp, dir, jobs, plan->zero_buffers);
+	res->layout_seconds = f->layout_s;
+	res->size_bytes = sp.size;
+	if (nblocks == 0) {
+		pass_status(res, BENCH_SKIP, "test file (%llu bytes) smaller than bs",
+			    (unsigned long long)f->size);
+		return;
+	}
+	/* O_DIRECT, unless the fs refuses it for this block size */
+	res->direct = f->direct && rand_file_direct_ok(f, sp.bs, why, sizeof(why));
+	if (f->direct && !res->direct) {
+		if (rand_file_set_direct(f, false) == 0)
+			direct_off = true;
+		snprintf(res->direct_reason, sizeof(res->direct_reason), "%s", why);
+	} else if (!f->direct) {
+		snprintf(res->direct_reason, sizeof(res->direct_reason), "%s", f->direct_reason);
+	}
+	if (!res->direct) {
+		rand_file_drop_cache(f);
+		report_warn(rep, "rand %s in %s ran buffered (page cache), not O_DIRECT: %s", sp.name,
+			    dir, res->direct_reason);
+	}
+
+	memset(&cfg, 0, sizeof(cfg));
+	memset(&gate, 0, sizeof(gate));
+	jv = calloc(jobs, sizeof(*jv));
+	hist = calloc(2, sizeof(*hist));
+	if (plan->verify) {
+		cfg.vgen = calloc(nblocks, sizeof(*cfg.vgen));
+		cfg.vbusy = calloc(nblocks, 1);
+	}
+	if (!jv || !hist || (plan->verify && (!cfg.vgen || !cfg.vbusy))) {
+		pass_status(res, BENCH_FAIL, "out of memory for %u jobs", jobs);
+		goto out;
+	}
+	if (pthread_mutex_init(&gate.mu, NULL) || pthread_cond_init(&gate.cv, NULL)) {
+		pass_status(res, BENCH_FAIL, "cannot initialise the start gate");
+		goto out;
+	}
+	cfg.ctx = ctx;
+	cfg.spec = &sp;
+	cfg.fd = f->tf.fd;
+	cfg.jobs = jobs;
+	cfg.nblocks = nblocks;
+	cfg.engine = plan->engine;
+	cfg.zero_buffers = plan->zero_buffers;
+	cfg.verify = plan->verify;
+	cfg.grace_ns = GRACE_NS;
+	cfg.gate = &gate;
+
+	snprintf(what, sizeof(what), "%s in %s", sp.name, dir);
+	bench_progress(ctx, "rand", what, 0);
+	for (unsigned i = 0; i < jobs; i++) {
+		int r;
+
+		jv[i].idx = i;
+		jv[i].cfg = &cfg;
+		r = pthread_create(&jv[i].tid, NULL, rand_job_main, &jv[i]);
+		if (r) {
+			pass_status(res, BENCH_FAIL, "pthread_create (job %u of %u): %s", i, jobs,
+				    strerror(r));
+			break;
+		}
+		created++;
+	}
+	pthread_mutex_lock(&gate.mu);
+	while (gate.ready < created)
+		pthread_cond_wait(&gate.cv, &gate.mu);
+	gate.abort = created < jobs;
+	for (unsigned i = 0; i < created; i++)
+		if (jv[i].err)
+			gate.abort = true; /* one job could not start: none runs */
+	gate.go = true;
+	pthread_cond_broadcast(&gate.cv);
+	pthread_mutex_unlock(&gate.mu);
+	for (unsigned i = 0; i < created; i++)
+		pthread_join(jv[i].tid, NULL);
+	bench_progress(ctx, "rand", what, 1);
+	pthread_cond_destroy(&gate.cv);
+	pthread_mutex_destroy(&gate.mu);
+	if (created < jobs)
+		goto out;
+
+	merge_jobs(res, jv, jobs, hist);
+	for (unsigned i = 0; i < jobs; i++) {
+		if (jv[i].err && err_job < 0)
+			err_job = (int)i;
+		stopped = stopped || jv[i].stopped;
+		timed_out = timed_out || jv[i].timed_out;
+	}
+	if (err_job >= 0 && !jv[err_job].engine[0]) {
+		/* the engine could not be opened: explicit engine refused or not built */
+		pass_status(res, jv[err_job].err == -ENOSYS && strstr(jv[err_job].errmsg, "built without") ?
+			    BENCH_UNAVAIL : BENCH_FAIL, "%s", jv[err_job].errmsg);
+		goto out;
+	}
+	if (timed_out) {
+		pass_status(res, BENCH_FAIL, "timeout: I/O still outstanding %llu s after the deadline",
+			    (unsigned long long)(GRACE_NS / 1000000000ULL));
+		goto out;
+	}
+	if (err_job >= 0) {
+		pass_status(res, BENCH_FAIL, "job %d: %s", err_job, jv[err_job].errmsg);
+		goto out;
+	}
+	if (stopped || bench_stopped(ctx)) {
+		pass_status(res, BENCH_INCOMPLETE, "interrupted: partial figures");
+		goto out;
+	}
+	pass_status(res, BENCH_OK, "%s", "");
+	if (plan->verify && res->dir_res[WR].present) {
+		struct rand_verify_result *v = &res->verify;
+		int r = verify_pass(f, nblocks, sp.bs, cfg.vgen, v, ctx);
+
+		if (r < 0)
+			pass_status(res, BENCH_FAIL, "verify read-back: %s", strerror(-r));
+		else if (v->bad)
+			pass_status(res, BENCH_FAIL,
+				    "verify: %llu of %llu blocks bad (corrupt %llu, misplaced %llu, "
+				    "lost %llu), first at offset %llu",
+				    (unsigned long long)v->bad, (unsigned long long)v->blocks,
+				    (unsigned long long)v->corrupt, (unsigned long long)v->misplaced,
+				    (unsigned long long)v->lost, (unsigned long long)v->bad_off[0]);
+		else if (bench_stopped(ctx))
+			pass_status(res, BENCH_INCOMPLETE, "interrupted during verify");
+	}
+out:
+	if (direct_off)
+		(void)rand_file_set_direct(f, true); /* the next pass probes again */
+	free(cfg.vgen);
+	free(cfg.vbusy);
+	free(hist);
+	free(jv);
+}
+
+static uint32_t plan_max_bs(const struct bench_plan *plan, uint64_t *max_size)
+{
+	uint32_t bs = 0;
+
+	*max_size = 0;
+	for (unsigned i = 0; i < plan->nrand; i++) {
+		if (plan->rand[i].bs > bs)
+			bs = plan->rand[i].bs;
+		if (plan->rand[i].size > *max_size)
+			*max_size = plan->rand[i].size;
+	}
+	return bs;
+}
+
+static struct rand_pass_result *new_result(struct bench_report *rep)
+{
+	struct rand_pass_result *r;
+
+	if (rep->rand.npass >= RAND_MAX_RESULTS)
+		return NULL;
+	r = &rep->rand.pass[rep->rand.npass++];
+	memset(r, 0, sizeof(*r));
+	return r;
+}
+
+/* Every pass of a dir that cannot run at all gets the same status. */
+static void dir_status(const struct bench_plan *plan, struct bench_report *rep, const char *dir,
+		       enum bench_status st, const char *reason)
+{
+	for (unsigned p = 0; p < plan->nrand; p++) {
+		struct rand_pass_result *res = new_result(rep);
+
+		if (!res)
+			return;
+		fill_spec(res, &plan->rand[p], dir, plan->rand[p].jobs, plan->zero_buffers);
+		pass_status(res, st, "%s", reason);
+	}
+}
+
+static void run_dir(const struct bench_ctx *ctx, struct bench_report *rep, const char *dir)
+{
+	const struct bench_plan *plan = ctx->plan;
+	uint64_t want, size;
+	uint32_t maxbs = plan_max_bs(plan, &want);
+	int64_t avail = testfile_avail_bytes(dir);
+	struct statvfs sv;
+	struct rand_file f;
+	struct fs_info fi;
+	char err[384], what[PATH_MAX + 16];
+	int r;
+
+	/* ramfs reports no blocks at all: free space unknown, not zero */
+	if (statvfs(dir, &sv) == 0 && sv.f_blocks == 0)
+		avail = -1;
+	size = rand_file_fit(want, avail, maxbs);
+	size -= size % 4096; /* O_DIRECT layout in whole pages */
+	if (size < RAND_MIN_FILE) {
+		snprintf(err, sizeof(err), "not enough free space in %s (%lld bytes free)", dir,
+			 (long long)avail);
+		dir_status(plan, rep, dir, BENCH_SKIP, err);
+		return;
+	}
+	if (size < want)
+		report_warn(rep, "rand: test file in %s scaled down from %llu MiB to %llu MiB to fit "
+			    "the free space", dir, (unsigned long long)(want >> 20),
+			    (unsigned long long)(size >> 20));
+	if (fsinfo_for_path(ctx->root, dir, &fi) == 0 && fi.mount_known &&
+	    (!strcmp(fi.fstype, "tmpfs") || !strcmp(fi.fstype, "ramfs")))
+		report_warn(rep, "rand: %s is on %s: the figures measure memory, not a disk", dir,
+			    fi.fstype);
+	snprintf(what, sizeof(what), "layout in %s", dir);
+	bench_progress(ctx, "rand", what, 0);
+	r = rand_file_create(ctx, dir, size, &f, err, sizeof(err));
+	bench_progress(ctx, "rand", what, 1);
+	if (r < 0) {
+		dir_status(plan, rep, dir, r == -ECANCELED ? BENCH_INCOMPLETE :
+			   r == -EROFS || r == -EACCES || r == -EPERM ? BENCH_SKIP : BENCH_FAIL, err);
+		return;
+	}
+	for (unsigned p = 0; p < plan->nrand; p++) {
+		struct rand_pass_result *res = new_result(rep);
+
+		if (!res) {
+			report_warn(rep, "rand: more than %d passes x dirs, the rest was not run",
+				    RAND_MAX_RESULTS);
+			break;
+		}
+		if (bench_stopped(ctx)) {
+			fill_spec(res, &plan->rand[p], dir, plan->rand[p].jobs, plan->zero_buffers);
+			pass_status(res, BENCH_INCOMPLETE, "not started: interrupted");
+			continue;
+		}
+		run_pass(ctx, rep, &f, &plan->rand[p], dir, res);
+	}
+	rand_file_close(&f);
+}
+
+static enum bench_status rand_run(const struct bench_ctx *ctx, struct bench_report *rep,
+				  struct mod_outcome *out)
+{
+	const struct bench_opts *o = ctx->opts;
+	unsigned ndirs = o->ndirs ? o->ndirs : 1, n[BENCH_INCOMPLETE + 1] = { 0 };
+	const struct rand_pass_result *first_bad = NULL;
+
+	memset(&rep->rand, 0, sizeof(rep->rand));
+	if (ctx->plan->nrand == 0)
+		return bench_outcome(out, BENCH_SKIP, "the profile has no random I/O passes");
+	for (unsigned d = 0; d < ndirs; d++)
+		run_dir(ctx, rep, o->ndirs ? o->dirs[d] : ".");
+	for (unsigned i = 0; i < rep->rand.npass; i++) {
+		const struct rand_pass_result *r = &rep->rand.pass[i];
+
+		n[r->status]++;
+		if (r->status != BENCH_OK && (!first_bad || (r->status == BENCH_FAIL &&
+							      first_bad->status != BENCH_FAIL)))
+			first_bad = r;
+	}
+	if (n[BENCH_FAIL])
+		return bench_outcome(out, BENCH_FAIL, "%u of %u passes failed; first: %s: %s",
+				     n[BENCH_FAIL], rep->rand.npass, first_bad->name, first_bad->reason);
+	if (n[BENCH_INCOMPLETE])
+		return bench_outcome(out, BENCH_INCOMPLETE, "interrupted: partial figures");
+	if (!n[BENCH_OK] && first_bad)
+		return bench_outcome(out, first_bad->status, "%s", first_bad->reason);
+	if (first_bad)
+		return bench_outcome(out, BENCH_OK, "%u of %u passes did not run; first: %s: %s",
+				     rep->rand.npass - n[BENCH_OK], rep->rand.npass, first_bad->name,
+				     first_bad->reason);
+	return bench_outcome(out, BENCH_OK, NULL);
 }
 
 const struct bench_module bench_mod_rand = {
 	.name = "rand",
-	.desc = "rand",
+	.desc = "fio-style random I/O: 4k randread/randwrite/randrw, io_uring or libaio, O_DIRECT",
 	.run = rand_run,
 };

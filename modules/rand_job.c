@@ -1,0 +1,409 @@
+/*
+ * rand_job.c — the per-thread I/O loop. Everything is allocated before
+ * the start gate; the loop itself only calls the engine and reads the
+ * clock twice per round trip: once after a batch is submitted (issue
+ * time of the batch) and once after a batch is reaped (completion time).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "databuf.h"
+#include "rand_engine.h"
+#include "rand_job.h"
+#include "rand_offset.h"
+#include "rand_verify.h"
+
+#define NSEC 1000000000ULL
+#define WAIT_SLICE_NS (500ULL * 1000000ULL) /* bounds every wait: stop checks */
+#define STOP_DRAIN_NS (1500ULL * 1000000ULL)
+
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NSEC + (uint64_t)ts.tv_nsec;
+}
+
+/* n samples of the same value v, merged into s (Chan et al.): one update per batch. */
+static inline void stat_add_n(struct lat_stat *s, uint64_t v, uint64_t n)
+{
+	double nt, d;
+
+	if (!n)
+		return;
+	if (s->n == 0 || v < s->min)
+		s->min = v;
+	if (v > s->max)
+		s->max = v;
+	nt = (double)(s->n + n);
+	d = (double)v - s->mean;
+	s->m2 += d * d * (double)s->n * (double)n / nt;
+	s->mean += d * (double)n / nt;
+	s->n += n;
+}
+
+static inline unsigned qd_level(unsigned inflight)
+{
+	unsigned l = 0;
+
+	while (l < RAND_QD_LEVELS - 1 && (1u << (l + 1)) <= inflight)
+		l++;
+	return l;
+}
+
+static double tv_s(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
+static void reset_stats(struct rand_job *j)
+{
+	for (int d = 0; d < 2; d++) {
+		lat_hist_reset(&j->clat[d]);
+		memset(&j->slat[d], 0, sizeof(j->slat[d]));
+		j->ios[d] = j->bytes[d] = j->short_ios[d] = 0;
+	}
+	memset(j->tl, 0, sizeof(j->tl));
+	memset(j->qd_level, 0, sizeof(j->qd_level));
+	j->qd_sum = 0;
+	j->qd_n = 0;
+}
+
+struct loop_state {
+	struct rand_job *j;
+	struct rand_engine *e;
+	struct rand_offgen og;
+	struct rand_io **freel;
+	unsigned nfree;
+	uint32_t seq;
+	unsigned left;  /* I/Os still out when the loop ended */
+};
+
+/* Picks block and direction for io; false when verify finds no free block. */
+static inline bool prep_io(struct loop_state *s, struct rand_io *io, bool read)
+{
+	const struct rand_job_cfg *c = s->j->cfg;
+	uint64_t b = rand_next_block(&s->og);
+
+	io->ddir = read ? 0 : 1;
+	if (!read) {
+		if (c->verify) {
+			/* one write per block in flight, so the last writer is known */
+			for (unsigned t = 0; c->vbusy[b]; t++) {
+				if (t >= s->og.nblocks)
+					return false;
+				b = b + 1 < s->og.base_block + s->og.nblocks ? b + 1 : s->og.base_block;
+			}
+			c->vbusy[b] = 1;
+			rand_stamp_verify(io->buf, io->len, b * io->len, ++c->vgen[b]);
+		} else if (!c->zero_buffers) {
+			rand_stamp_fast(io->buf, io->len, b * io->len, ++s->seq);
+		}
+	}
+	io->block = b;
+	io->off = b * io->len;
+	return true;
+}
+
+static void run_loop(struct loop_state *s)
+{
+	struct rand_job *j = s->j;
+	const struct rand_job_cfg *c = j->cfg;
+	const struct rand_pass_spec *sp = c->spec;
+	struct rand_engine *e = s->e;
+	const bool sync = e->ops->sync;
+	const bool is_rw = sp->rw == RW_RANDRW, all_read = sp->rw == RW_RANDREAD;
+	const double ival_all = sp->rate_iops ? (double)NSEC * c->jobs / (double)sp->rate_iops : 0;
+	const double ival_w = sp->rate_iops_write && !all_read ?
+		(double)NSEC * c->jobs / (double)sp->rate_iops_write : 0;
+	double next_all = 0, next_w = 0;
+	struct rusage ru0, ru1;
+	uint64_t now = now_ns(), t_meas = now, t_end, t_hard, t_issue, t_stop_drain = UINT64_MAX;
+	bool ramping = sp->ramp_ns > 0, issuing = true, ru_ok;
+	unsigned inflight = 0, pending = 0;
+	uint64_t t_ramp_end = now + sp->ramp_ns;
+
+	t_end = ramping ? UINT64_MAX : now + sp->runtime_ns;
+	t_hard = now + sp->ramp_ns + sp->runtime_ns + c->grace_ns;
+	next_all = next_w = (double)now;
+	ru_ok = getrusage(RUSAGE_THREAD, &ru0) == 0;
+
+	for (;;) {
+		unsigned n = 0, nd[2] = { 0, 0 };
+		uint64_t wake = 0;
+		int got;
+
+		if (issuing && bench_stopped(c->ctx)) {
+			j->stopped = true;
+			issuing = false;
+			t_stop_drain = now + STOP_DRAIN_NS;
+		}
+		/* fill every free slot, then submit the batch once */
+		while (issuing && s->nfree) {
+			bool rd = all_read || (is_rw && rand_next_is_read(&s->og));
+			struct rand_io *io;
+
+			if (ival_all) {
+				if ((double)now < next_all) {
+					wake = (uint64_t)next_all;
+					break;
+				}
+			}
+			if (!rd && ival_w && (double)now < next_w) {
+				/* fio's rate_ddir(): a direction ahead of its rate yields to the other */
+				if (sp->rwmixread > 0) {
+					rd = true;
+				} else {
+					wake = (uint64_t)next_w;
+					break;
+				}
+			}
+			io = s->freel[s->nfree - 1];
+			if (!prep_io(s, io, rd))
+				break;
+			s->nfree--;
+			e->ops->queue(e, io);
+			if (ival_all)
+				next_all += ival_all;
+			if (!rd && ival_w)
+				next_w += ival_w;
+			nd[io->ddir]++;
+			n++;
+		}
+		if (n || pending) {
+			unsigned before = inflight;
+			int r = e->ops->submit(e);
+
+			t_issue = sync ? now : now_ns();
+			if (r < 0) {
+				j->err = r;
+				snprintf(j->errmsg, sizeof(j->errmsg), "%s submit: %s", e->ops->name,
+					 strerror(-r));
+				/* what was queued never went out: drain the rest and stop */
+				pending = 0;
+				issuing = false;
+				n = 0;
+			} else {
+				inflight += (unsigned)r;
+				pending = pending + n - (unsigned)r;
+			}
+			/* the batch's I/Os are the last n taken from the free stack */
+			for (unsigned i = 0; i < n; i++)
+				s->freel[s->nfree + i]->t_issue = t_issue;
+			if (n) {
+				if (!sync) {
+					stat_add_n(&j->slat[0], t_issue - now, nd[0]);
+					stat_add_n(&j->slat[1], t_issue - now, nd[1]);
+				}
+				j->qd_level[qd_level(before + n)] += n;
+				j->qd_sum += (double)(before + n) * n;
+				j->qd_n += n;
+			}
+		}
+		if (!inflight && !pending) {
+			if (!issuing)
+				break;
+			if (wake) {
+				/* rate cap: nothing out, sleep until the next I/O is due */
+				uint64_t dt = wake > now ? wake - now : 0;
+				struct timespec ts;
+
+				if (dt > WAIT_SLICE_NS)
+					dt = WAIT_SLICE_NS;
+				ts.tv_sec = (time_t)(dt / NSEC);
+				ts.tv_nsec = (long)(dt % NSEC);
+				nanosleep(&ts, NULL);
+				now = now_ns();
+				goto clock_checks;
+			}
+			if (!s->nfree)
+				break; /* cannot happen: nothing out and nothing free */
+			continue;
+		}
+		got = e->ops->reap(e, false, 0);
+		if (got == 0) {
+			uint64_t tmo = WAIT_SLICE_NS;
+
+			if (wake && wake > now && wake - now < tmo)
+				tmo = wake - now;
+			got = e->ops->reap(e, !(wake && wake <= now), tmo);
+		}
+		now = now_ns();
+		if (got < 0) {
+			j->err = got;
+			snprintf(j->errmsg, sizeof(j->errmsg), "%s reap: %s", e->ops->name,
+				 strerror(-got));
+			j->timed_out = false;
+			break;
+		}
+		if (got > 0) {
+			uint64_t sec = (now - t_meas) / NSEC;
+			unsigned cnt[2] = { 0, 0 };
+
+			for (int i = 0; i < got; i++) {
+				struct rand_io *io = e->done[i];
+				unsigned d = io->ddir;
+
+				if (io->res < 0) {
+					if (!j->err) {
+						j->err = io->res;
+						snprintf(j->errmsg, sizeof(j->errmsg),
+							 "%s at offset %llu: %s", d ? "write" : "read",
+							 (unsigned long long)io->off, strerror(-io->res));
+					}
+					issuing = false;
+				} else {
+					if ((uint32_t)io->res < io->len)
+						j->short_ios[d]++;
+					lat_hist_add(&j->clat[d], now - io->t_issue);
+					j->ios[d]++;
+					j->bytes[d] += (uint64_t)io->res;
+					cnt[d]++;
+				}
+				if (d && c->verify)
+					c->vbusy[io->block] = 0;
+				s->freel[s->nfree++] = io;
+			}
+			inflight -= (unsigned)got;
+			if (sec < RAND_TL_MAX) {
+				j->tl[0][sec] += cnt[0];
+				j->tl[1][sec] += cnt[1];
+			}
+		}
+clock_checks:
+		if (ramping && now >= t_ramp_end) {
+			/* fio's ramp_period_over: forget the warm-up */
+			reset_stats(j);
+			ramping = false;
+			t_meas = now;
+			t_end = now + sp->runtime_ns;
+			next_all = next_w = (double)now;
+			ru_ok = getrusage(RUSAGE_THREAD, &ru0) == 0;
+		}
+		if (issuing && now >= t_end)
+			issuing = false; /* deadline: stop issuing, drain and count what is out */
+		if (!issuing && (now >= t_hard || now >= t_stop_drain) && (inflight || pending)) {
+			if (now >= t_hard)
+				j->timed_out = true;
+			break;
+		}
+	}
+	j->runtime_ns = now - t_meas;
+	if (ramping) {
+		/* stopped during the warm-up: nothing was measured */
+		reset_stats(j);
+		j->runtime_ns = 0;
+	}
+	j->cpu_ok = false;
+	if (ru_ok && getrusage(RUSAGE_THREAD, &ru1) == 0) {
+		j->usr_s = tv_s(&ru1.ru_utime) - tv_s(&ru0.ru_utime);
+		j->sys_s = tv_s(&ru1.ru_stime) - tv_s(&ru0.ru_stime);
+		j->cpu_ok = true;
+	}
+	s->left = inflight + pending;
+}
+
+void *rand_job_main(void *arg)
+{
+	struct rand_job *j = arg;
+	const struct rand_job_cfg *c = j->cfg;
+	const struct rand_pass_spec *sp = c->spec;
+	struct loop_state s;
+	struct rand_engine e;
+	struct rand_io *ios = NULL;
+	struct rand_io **done = NULL;
+	unsigned char *bufs = NULL;
+	unsigned depth = sp->iodepth;
+	struct databuf_rng drng;
+	bool leak = false;
+	int r;
+
+	memset(&s, 0, sizeof(s));
+	memset(&e, 0, sizeof(e));
+	reset_stats(j);
+	ios = calloc(depth, sizeof(*ios));
+	done = calloc(depth, sizeof(*done));
+	s.freel = calloc(depth, sizeof(*s.freel));
+	r = posix_memalign((void **)&bufs, 4096, (size_t)depth * sp->bs);
+	if (r || !ios || !done || !s.freel) {
+		bufs = r ? NULL : bufs;
+		j->err = -ENOMEM;
+		snprintf(j->errmsg, sizeof(j->errmsg), "job %u: cannot allocate %u buffers of %u bytes",
+			 j->idx, depth, sp->bs);
+		goto gate;
+	}
+	/* random data once (fio's default), stamped per write in the loop */
+	databuf_seed(&drng, rand_stream_seed(sp->seed, j->idx, RAND_STREAM_DATA));
+	if (c->zero_buffers)
+		memset(bufs, 0, (size_t)depth * sp->bs);
+	else
+		databuf_fill(&drng, bufs, (size_t)depth * sp->bs);
+	for (unsigned i = 0; i < depth; i++) {
+		ios[i].buf = bufs + (size_t)i * sp->bs;
+		ios[i].len = sp->bs;
+		ios[i].idx = (uint16_t)i;
+	}
+	e.fd = c->fd;
+	e.depth = depth;
+	e.bs = sp->bs;
+	e.ios = ios;
+	e.done = done;
+	r = rand_engine_open(c->engine, c->ctx->root, &e, j->fallback, sizeof(j->fallback));
+	if (r < 0) {
+		j->err = r;
+		snprintf(j->errmsg, sizeof(j->errmsg), "%s", j->fallback[0] ? j->fallback :
+			 "no I/O engine could be opened");
+		goto gate;
+	}
+	snprintf(j->engine, sizeof(j->engine), "%s", e.ops->name);
+	snprintf(j->note, sizeof(j->note), "%s", e.note);
+	j->depth_used = e.depth;
+	for (unsigned i = 0; i < e.depth; i++)
+		s.freel[i] = &ios[e.depth - 1 - i];
+	s.nfree = e.depth;
+	s.j = j;
+	s.e = &e;
+	{
+		/* verify: job i owns blocks [i*n/jobs, (i+1)*n/jobs) */
+		uint64_t base = 0, nb = c->nblocks;
+
+		if (c->verify) {
+			base = c->nblocks * j->idx / c->jobs;
+			nb = c->nblocks * (j->idx + 1) / c->jobs - base;
+		}
+		rand_offgen_init(&s.og, sp->seed, j->idx, base, nb, sp->bs, sp->rwmixread);
+	}
+gate:
+	{
+		struct rand_gate *g = c->gate;
+		bool abort;
+
+		pthread_mutex_lock(&g->mu);
+		g->ready++;
+		pthread_cond_broadcast(&g->cv);
+		while (!g->go)
+			pthread_cond_wait(&g->cv, &g->mu);
+		abort = g->abort;
+		pthread_mutex_unlock(&g->mu);
+		if (!j->err && e.ops && !abort)
+			run_loop(&s);
+	}
+	/* I/O still in the kernel (timeout): leave ring, context and buffers alone */
+	leak = s.left > 0;
+	j->left = s.left;
+	if (!leak) {
+		rand_engine_close(&e);
+		free(bufs);
+	} else {
+		j->stuck_bufs = bufs;
+	}
+	free(ios);
+	free(done);
+	free(s.freel);
+	return NULL;
+}

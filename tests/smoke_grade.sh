@@ -1,0 +1,63 @@
+# smoke_grade.sh — thresholds files, --require gating exit codes end to end,
+# and `compare` against golden outputs (tests/golden/).
+. tests/lib.sh
+tmp=$(t_tmpdir); trap 'rm -rf "$tmp"' EXIT
+export NO_COLOR=1
+
+# compare: golden text and JSON
+"$VPSBENCH" compare tests/golden/report-old.json tests/golden/report-new.json > "$tmp/c.txt"; rc=$?
+[ $rc -eq 0 ] && diff -u tests/golden/compare.txt "$tmp/c.txt" && t_ok compare_text_golden \
+	|| t_fail compare_text_golden "rc=$rc"
+"$VPSBENCH" compare tests/golden/report-old.json tests/golden/report-new.json --format json > "$tmp/c.json"; rc=$?
+[ $rc -eq 0 ] && diff -u tests/golden/compare.json "$tmp/c.json" && t_ok compare_json_golden \
+	|| t_fail compare_json_golden "rc=$rc"
+grep -q '"significant":	true' "$tmp/c.json" && grep -q '"tier_changed":	true' "$tmp/c.json" \
+	&& t_ok compare_marks_changes || t_fail compare_marks_changes
+
+# compare: bad input -> exit 1, one line naming the file
+echo '{"version": "v2025", "fio": []}' > "$tmp/foreign.json"
+echo '{"schema": "vpsbench.report/1", "metrics": {' > "$tmp/broken.json"
+for case in "nosuch:$tmp/nosuch.json" "foreign:$tmp/foreign.json" "broken:$tmp/broken.json"; do
+	name=${case%%:*}; f=${case#*:}
+	"$VPSBENCH" compare tests/golden/report-old.json "$f" > "$tmp/out" 2> "$tmp/err"; rc=$?
+	if [ $rc -eq 1 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q "$f" "$tmp/err" && [ ! -s "$tmp/out" ]; then
+		t_ok "compare_rejects_$name"
+	else t_fail "compare_rejects_$name" "rc=$rc $(cat "$tmp/err")"; fi
+done
+"$VPSBENCH" compare tests/golden/report-old.json > /dev/null 2>&1; [ $? -eq 1 ] \
+	&& t_ok compare_needs_two || t_fail compare_needs_two
+
+# thresholds: the dump loads back and dumps the same
+"$VPSBENCH" --dump-thresholds > "$tmp/t.json" && "$VPSBENCH" --thresholds "$tmp/t.json" --dump-thresholds > "$tmp/t2.json" \
+	&& cmp -s "$tmp/t.json" "$tmp/t2.json" && python3 -m json.tool "$tmp/t.json" > /dev/null \
+	&& t_ok thresholds_roundtrip || t_fail thresholds_roundtrip
+printf '{"metrics": [\n  {"metric": "rand_iops",\n   "direction": "sideways", "tiers": []}\n]}\n' > "$tmp/bad.json"
+"$VPSBENCH" --thresholds "$tmp/bad.json" --only sysinfo > "$tmp/out" 2> "$tmp/err"; rc=$?
+[ $rc -eq 1 ] && grep -q "bad.json:3: rand_iops: key \"direction\"" "$tmp/err" && [ ! -s "$tmp/out" ] \
+	&& t_ok thresholds_bad_file_exit1 || t_fail thresholds_bad_file_exit1 "rc=$rc $(cat "$tmp/err")"
+"$VPSBENCH" --require 'rand_iops=>5' --only sysinfo > /dev/null 2> "$tmp/err"; rc=$?
+[ $rc -eq 1 ] && grep -q -- '--require' "$tmp/err" && t_ok require_bad_expr_exit1 \
+	|| t_fail require_bad_expr_exit1 "rc=$rc"
+
+# gating end to end on a real short seq run
+d=$(mktemp -d "$tmp/dir.XXXX")
+run_gate() { "$VPSBENCH" --quiet --only seq --seq-size 64M --seq-runs 1 --dir "$d" --json --require "$1" > "$tmp/g.json" 2> "$tmp/g.err"; }
+run_gate 'seq_write_mbps>=0.001'; rc=$?
+[ $rc -eq 0 ] && python3 -c '
+import json,sys; r=json.load(open(sys.argv[1])); q=r["requirements"][0]
+assert q["passed"] and q["value"] > 0, q
+assert r["metrics"]["seq_write_mbps"] == q["value"]
+assert any(g["metric"] == "seq_write_mbps" and g["tier"] for g in r["grades"])
+assert r["verdict"]["weakest"]' "$tmp/g.json" && t_ok gate_pass_exit0 || t_fail gate_pass_exit0 "rc=$rc $(head -c 300 "$tmp/g.err")"
+run_gate 'seq_write_mbps>=1e12'; rc=$?
+[ $rc -eq 3 ] && python3 -c '
+import json,sys; r=json.load(open(sys.argv[1])); q=r["requirements"][0]
+assert not q["passed"] and q["value"] > 0 and "measured" in q["reason"], q' "$tmp/g.json" \
+	&& t_ok gate_fail_exit3 || t_fail gate_fail_exit3 "rc=$rc"
+run_gate 'seq_write_mbps>=0.001,rand_iops>=1'; rc=$?
+[ $rc -eq 3 ] && python3 -c '
+import json,sys; r=json.load(open(sys.argv[1])); q=r["requirements"]
+assert q[0]["passed"] and not q[1]["passed"] and q[1]["value"] is None and "not measured" in q[1]["reason"], q' "$tmp/g.json" \
+	&& t_ok gate_unmeasured_fails_exit3 || t_fail gate_unmeasured_fails_exit3 "rc=$rc"
+[ -z "$(ls -A "$d")" ] && t_ok gate_runs_leave_nothing || t_fail gate_runs_leave_nothing "$(ls -A "$d")"
+t_summary grade

@@ -1,0 +1,162 @@
+# smoke_rand.sh — short real rand runs: every engine built in, fio key
+# names in the JSON, plausible figures, nothing left in the dir, --verify,
+# --zero-buffers, a rate cap, a signal; as root a run on tmpfs and the
+# O_DIRECT refusal of ramfs.
+. tests/lib.sh
+base=$(t_tmpdir)
+cleanup() {
+	local m
+	for m in $(awk -v b="$base/" 'index($2, b) == 1 { print $2 }' /proc/mounts | sort -r); do
+		umount "$m" 2>/dev/null
+	done
+	rm -rf "$base"
+}
+trap cleanup EXIT
+
+# pyjson FILE EXPR...: every python expression over j (the report), p (first pass) must be true
+pyjson() {
+	python3 - "$@" <<'EOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+ps = j.get("rand", {}).get("passes", [])
+p = ps[0] if ps else {}
+bad = []
+for e in sys.argv[2:]:
+    try:
+        ok = eval(e)
+    except Exception as ex:
+        ok = False
+        e += "  (" + repr(ex) + ")"
+    if not ok:
+        bad.append(e)
+for e in bad:
+    print("  false: " + e, file=sys.stderr)
+sys.exit(1 if bad else 0)
+EOF
+}
+empty_dir() { [ -z "$(ls -A "$1")" ]; }
+TINY="--only rand --size 8M --runtime 1s --ramp 0 --jobs 1 --iodepth 8 --json --quiet"
+
+# every engine this build has (the unavailable ones must say so)
+for eng in io_uring libaio psync; do
+	d=$base/$eng; mkdir "$d"
+	"$VPSBENCH" $TINY --engine "$eng" --dir "$d" > "$base/$eng.json" 2> "$base/$eng.err"
+	rc=$?
+	if [ $rc -ne 0 ] && grep -q 'built without' "$base/$eng.json" 2>/dev/null; then
+		t_skip "engine_$eng" "built without it"
+		continue
+	fi
+	qd=8; [ "$eng" = psync ] && qd=1
+	if [ $rc -eq 0 ] && pyjson "$base/$eng.json" \
+		"j['modules']['rand']['status'] == 'ok'" \
+		"len(ps) == 2 and all(x['status'] == 'ok' for x in ps)" \
+		"p['engine'] == '$eng' and p['engine_fallback_reason'] is None" \
+		"p['iodepth'] == 8 and p['iodepth_used'] == $qd and p['jobs'] == 1" \
+		"p['rw'] == 'randrw' and p['rwmixread'] == 75 and p['bs'] == 4096" \
+		"p['size_bytes'] == 8 << 20 and p['data'] == 'random' and p['dir'] == '$d'" \
+		"p['runtime_ms'] >= 1000 and p['runtime_ms'] < 3000 and p['ramp_ms'] == 0" \
+		"p['layout_seconds'] > 0 and isinstance(p['direct'], bool)" \
+		"all(k in p['read'] for k in ('io_bytes','io_kbytes','bw_bytes','bw','iops','runtime','total_ios','short_ios','clat_ns','slat_ns'))" \
+		"p['read']['iops'] > 50 and p['write']['iops'] > 10" \
+		"p['read']['io_bytes'] == p['read']['total_ios'] * 4096" \
+		"abs(p['read']['iops'] - 1000.0 * p['read']['total_ios'] / p['runtime_ms']) < 0.01" \
+		"0.6 < p['read']['total_ios'] / (p['read']['total_ios'] + p['write']['total_ios']) < 0.9" \
+		"p['read']['clat_ns']['N'] == p['read']['total_ios']" \
+		"0 < p['read']['clat_ns']['min'] <= p['read']['clat_ns']['mean'] <= p['read']['clat_ns']['max']" \
+		"'99.000000' in p['read']['clat_ns']['percentile'] and '50.000000' in p['read']['clat_ns']['percentile']" \
+		"len(p['read']['clat_ns']['percentile']) == 17" \
+		"p['read']['clat_ns']['percentile']['50.000000'] <= p['read']['clat_ns']['percentile']['99.000000']" \
+		"len(p['read']['iops_timeline']) == 1 and p['read']['iops_timeline'][0] > 0" \
+		"ps[1]['rw'] == 'randread' and 'write' not in ps[1] and ps[1]['iodepth'] == 8" \
+		"p['cpu']['usr_pct'] is not None and p['iodepth_avg'] <= $qd" \
+		&& empty_dir "$d"; then
+		t_ok "engine_$eng"
+	else
+		t_fail "engine_$eng" "rc=$rc $(head -c 300 "$base/$eng.err") left: $(ls -A "$d")"
+	fi
+done
+
+# psync's slat is not measured: N = 0 and null figures, never 0
+pyjson "$base/psync.json" "p['read']['slat_ns']['N'] == 0 and p['read']['slat_ns']['mean'] is None" \
+	&& t_ok psync_slat_null || t_fail psync_slat_null
+
+# the same seed gives the same offsets: the read/write split of two runs matches closely
+d=$base/verify; mkdir "$d"
+"$VPSBENCH" $TINY --jobs 2 --verify --dir "$d" > "$base/v.json" 2> "$base/v.err"
+rc=$?
+if [ $rc -eq 0 ] && pyjson "$base/v.json" \
+	"p['status'] == 'ok' and p['verify']['bad'] == 0" \
+	"p['verify']['blocks'] == (8 << 20) // 4096 and p['jobs'] == 2" \
+	"'verify' not in ps[1]" && empty_dir "$d"; then
+	t_ok verify_healthy
+else
+	t_fail verify_healthy "rc=$rc $(head -c 300 "$base/v.err")"
+fi
+
+d=$base/zero; mkdir "$d"
+"$VPSBENCH" $TINY --rw randwrite --zero-buffers --dir "$d" > "$base/z.json" 2> "$base/z.err"
+pyjson "$base/z.json" "p['data'] == 'zero' and p['rw'] == 'randwrite' and 'read' not in p" \
+	"p['rwmixread'] == 0 and p['write']['iops'] > 10" && t_ok zero_buffers || t_fail zero_buffers
+
+# --rate-iops caps the total: 200 IOPS over 2 jobs for 2 s
+d=$base/rate; mkdir "$d"
+"$VPSBENCH" $TINY --jobs 2 --rate-iops 200 --runtime 2s --rw randread --dir "$d" > "$base/r.json" 2> "$base/r.err"
+pyjson "$base/r.json" "150 < p['read']['iops'] <= 215" && t_ok rate_cap \
+	|| t_fail rate_cap "$(head -c 300 "$base/r.err"; head -c 300 "$base/r.json")"
+
+# text report: fio-style lines, 80 columns
+d=$base/text; mkdir "$d"
+"$VPSBENCH" --only rand --size 8M --runtime 1s --ramp 0 --jobs 1 --quiet --dir "$d" > "$base/t.txt" 2>&1
+# width of the rand section only: from its heading to the next one
+w=$(awk '/^ Random I\/O/ { on = 1 } on && /^ [A-Z]/ && !/^ Random/ { on = 0 }
+	on { n = length($0); if (n > m) m = n } END { print m + 0 }' "$base/t.txt")
+if grep -qE '^ +read: IOPS=[0-9.]+k?, BW=[0-9.]+[KMG]?i?B/s \([0-9.]+[kMG]?B/s\)$' "$base/t.txt" \
+	&& grep -q 'clat p50' "$base/t.txt" && [ "$w" -gt 40 ] && [ "$w" -le 80 ]; then t_ok text_fio_lines
+else t_fail text_fio_lines "width=$w"; fi
+
+# SIGINT stops a long pass within 2 s, marked incomplete, file removed
+d=$base/sig; mkdir "$d"
+"$VPSBENCH" --only rand --size 8M --runtime 60s --ramp 0 --jobs 1 --json --quiet --dir "$d" \
+	> "$base/s.json" 2> "$base/s.err" &
+pid=$!
+sleep 2
+kill -INT $pid
+t0=$(date +%s%N)
+wait $pid
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+if [ $rc -eq 130 ] && [ $ms -le 2500 ] && pyjson "$base/s.json" \
+	"j['modules']['rand']['status'] == 'incomplete'" "p['status'] == 'incomplete'" \
+	&& empty_dir "$d"; then t_ok sigint_stops
+else t_fail sigint_stops "rc=$rc after ${ms} ms"; fi
+
+if t_is_root; then
+	d=$base/tmpfs; mkdir "$d"
+	if mount -t tmpfs -o size=64m tmpfs "$d"; then
+		"$VPSBENCH" $TINY --dir "$d" > "$base/tm.json" 2> "$base/tm.err"
+		rc=$?
+		[ $rc -eq 0 ] && pyjson "$base/tm.json" "p['status'] == 'ok' and p['read']['iops'] > 50" \
+			"any('tmpfs' in w for w in j['warnings'])" && empty_dir "$d" \
+			&& t_ok tmpfs_run || t_fail tmpfs_run "rc=$rc"
+		umount "$d"
+	else
+		t_skip tmpfs_run "mount -t tmpfs failed"
+	fi
+	# ramfs has no O_DIRECT: the pass runs buffered and says so
+	d=$base/ramfs; mkdir "$d"
+	if mount -t ramfs ramfs "$d"; then
+		"$VPSBENCH" $TINY --dir "$d" > "$base/ra.json" 2> "$base/ra.err"
+		rc=$?
+		[ $rc -eq 0 ] && pyjson "$base/ra.json" "p['status'] == 'ok' and p['direct'] is False" \
+			"'O_DIRECT' in p['direct_reason']" \
+			"any('buffered' in w for w in j['warnings'])" && empty_dir "$d" \
+			&& t_ok ramfs_buffered || t_fail ramfs_buffered "rc=$rc"
+		umount "$d"
+	else
+		t_skip ramfs_buffered "mount -t ramfs failed"
+	fi
+else
+	t_skip tmpfs_run "needs root"
+	t_skip ramfs_buffered "needs root"
+fi
+t_summary rand
