@@ -21,6 +21,7 @@
 #include "render.h"
 #include "report.h"
 #include "testfile.h"
+#include "upload.h"
 
 enum {
 	EXIT_OK = 0,
@@ -218,6 +219,61 @@ static int exit_status(const struct bench_opts *o, const struct bench_report *re
 	return rep->grade.requirements_failed ? EXIT_BELOW_THRESHOLD : EXIT_OK;
 }
 
+/* stdout in the chosen format; EXIT_OK or EXIT_TEST_FAILED (no memory). */
+static int render_stdout(const struct bench_opts *o, const struct bench_report *rep,
+			 const struct bench_plan *plan, const struct render_style *style,
+			 const char *json)
+{
+	char *y;
+
+	switch (o->format) {
+	case FMT_JSON:
+		printf("%s\n", json);
+		break;
+	case FMT_YABS:
+		y = render_yabs(rep, plan);
+		if (!y) {
+			fprintf(stderr, "vpsbench: cannot build the yabs report: out of memory\n");
+			return EXIT_TEST_FAILED;
+		}
+		printf("%s\n", y);
+		free(y);
+		break;
+	case FMT_PROM:
+		/* stdout may be a closed pipe: say so, --output and --upload still follow */
+		if (render_prom(stdout, rep, plan) < 0)
+			fprintf(stderr, "vpsbench: writing the prom output: %s\n", strerror(errno));
+		break;
+	default:
+		render_text(stdout, rep, plan, style);
+		break;
+	}
+	fflush(stdout);
+	return EXIT_OK;
+}
+
+/* The report exactly as --output holds it, saved first, then POSTed: exit 4 on failure. */
+static int upload_step(const struct bench_opts *o, const char *root, const char *json, int rc)
+{
+	char *body = NULL;
+	int n;
+
+	if (stop_flag) {
+		fprintf(stderr, "vpsbench: not uploading: the run was interrupted\n");
+		return rc ? rc : EXIT_UPLOAD_FAILED;
+	}
+	n = asprintf(&body, "%s\n", json);
+	if (n < 0) {
+		fprintf(stderr, "vpsbench: cannot build the upload: out of memory\n");
+		return rc ? rc : EXIT_UPLOAD_FAILED;
+	}
+	if (upload_report(o, root, body, (size_t)n, o->output, &stop_flag, stderr) < 0 && !rc)
+		rc = EXIT_UPLOAD_FAILED;
+	free(body);
+	/* a signal during the upload ends the run like one during the tests */
+	return stop_flag ? 128 + stop_signal : rc;
+}
+
 int main(int argc, char **argv)
 {
 	static struct bench_opts opts;
@@ -269,12 +325,16 @@ int main(int argc, char **argv)
 	if (check_dirs(&opts) < 0)
 		return EXIT_USAGE;
 	/* not wired yet: refuse rather than silently ignore */
-	if (opts.format == FMT_YABS || opts.format == FMT_PROM || opts.html || opts.upload.n) {
-		fprintf(stderr, "vpsbench: --format yabs|prom, --html and --upload are not available in this build yet\n");
+	if (opts.html) {
+		fprintf(stderr, "vpsbench: --html is not available in this build yet\n");
+		return EXIT_USAGE;
+	}
+	if (upload_check_opts(&opts, err, sizeof(err)) < 0) {
+		fprintf(stderr, "vpsbench: %s\n", err);
 		return EXIT_USAGE;
 	}
 #ifndef HAVE_CJSON
-	if (opts.format == FMT_JSON || opts.output) {
+	if (opts.format == FMT_JSON || opts.format == FMT_YABS || opts.output || opts.upload.n) {
 		fprintf(stderr, "vpsbench: JSON output is unavailable: built without cJSON\n");
 		return EXIT_USAGE;
 	}
@@ -308,23 +368,26 @@ int main(int argc, char **argv)
 
 	/* A closed stdout (SIGPIPE) must not kill us before --output is written. */
 	signal(SIGPIPE, SIG_IGN);
+	if (!opts.include_host)
+		report_redact_home(&rep, getenv("HOME"));
 	style.color = !opts.no_color && isatty(STDOUT_FILENO) && opts.format == FMT_TEXT;
-	if (opts.format == FMT_JSON || opts.output) {
+	if (opts.format == FMT_JSON || opts.output || opts.upload.n) {
 		json = render_json(&rep, &plan);
 		if (!json) {
 			fprintf(stderr, "vpsbench: cannot build the JSON report: out of memory\n");
 			return EXIT_TEST_FAILED;
 		}
 	}
-	if (opts.format == FMT_JSON)
-		printf("%s\n", json);
-	else
-		render_text(stdout, &rep, &plan, &style);
-	fflush(stdout);
+	rc = render_stdout(&opts, &rep, &plan, &style, json);
 
-	rc = exit_status(&opts, &rep);
-	if (opts.output && write_file(opts.output, json) < 0 && rc == EXIT_OK)
-		rc = EXIT_TEST_FAILED;
+	if (rc == EXIT_OK)
+		rc = exit_status(&opts, &rep);
+	if (opts.output && write_file(opts.output, json) < 0) {
+		if (rc == EXIT_OK)
+			rc = EXIT_TEST_FAILED;
+	} else if (opts.upload.n) {
+		rc = upload_step(&opts, ctx.root, json, rc);
+	}
 	free(json);
 	return rc;
 }

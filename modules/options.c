@@ -127,7 +127,7 @@ static const struct opt_def opt_table[] = {
 	{ "upload-timeout", OK_DUR, OFF(upload_timeout_ns), 1000000, 3600ULL * 1000000000ULL, NULL,
 	  "DUR", "upload total timeout per try (default: 30s)" },
 	{ "include-host", OK_FLAG, OFF(include_host), 0, 0, NULL, NULL,
-	  "put hostname and IP addresses in the report (off by default)" },
+	  "keep paths below $HOME as they are (default: shown as ~)" },
 	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL, "Other" },
 	{ "help", OK_HELP, 0, 0, 0, NULL, NULL, "this text" },
 	{ "version", OK_VERSION, 0, 0, 0, NULL, NULL, "print the version" },

@@ -24,6 +24,11 @@ void render_text(FILE *f, const struct bench_report *rep, const struct bench_pla
 /* Returns the JSON report as a malloc'd string, or NULL (built without cJSON, or no memory). */
 char *render_json(const struct bench_report *rep, const struct bench_plan *plan);
 
+/* --format yabs: yabs.sh-shaped JSON (yabs.c), malloc'd; NULL without cJSON or memory. */
+char *render_yabs(const struct bench_report *rep, const struct bench_plan *plan);
+/* --format prom: Prometheus text exposition (prom.c). Returns 0, or -1 on a write error. */
+int render_prom(FILE *f, const struct bench_report *rep, const struct bench_plan *plan);
+
 /* True when the section of module id belongs in the report. */
 bool render_section_ran(const struct bench_report *rep, int id);
 

@@ -1,0 +1,275 @@
+/*
+ * prom.c — --format prom: the Prometheus text exposition format, for
+ * node_exporter's textfile collector. vpsbench_ prefix, base units
+ * (bytes, seconds, bytes per second, ratios), one sample per series,
+ * every family's samples together under its HELP and TYPE lines. Only
+ * figures of passes that ran to the end are written; an unknown value
+ * has no sample. The "direct" label says whether the I/O bypassed the
+ * page cache, so buffered figures never pass for direct ones.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render.h"
+
+struct prom {
+	FILE *f;
+	const struct bench_report *rep;
+	const char *family; /* current family, for its header */
+	int err;
+};
+
+/* Label value escaping: backslash, double quote and newline. */
+static void put_escaped(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\\\", f);
+		else if (*s == '"')
+			fputs("\\\"", f);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* Shortest of %.15g / %.17g that reads back as the same double. */
+static void put_number(struct prom *p, double v)
+{
+	char buf[40];
+
+	snprintf(buf, sizeof(buf), "%.15g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, sizeof(buf), "%.17g", v);
+	if (fprintf(p->f, "%s\n", buf) < 0)
+		p->err = -1;
+}
+
+static void family(struct prom *p, const char *name, const char *type, const char *help)
+{
+	p->family = name;
+	if (fprintf(p->f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type) < 0)
+		p->err = -1;
+}
+
+/*
+ * One sample: name suffix ("" or "_sum"...), then label pairs as
+ * key, value, ..., NULL, then the value.
+ */
+static void sample(struct prom *p, const char *suffix, double v, ...)
+{
+	const char *k, *val;
+	bool first = true;
+	va_list ap;
+
+	fprintf(p->f, "%s%s", p->family, suffix);
+	va_start(ap, v);
+	while ((k = va_arg(ap, const char *)) != NULL) {
+		val = va_arg(ap, const char *);
+		fprintf(p->f, "%s%s=\"", first ? "{" : ",", k);
+		put_escaped(p->f, val ? val : "");
+		fputc('"', p->f);
+		first = false;
+	}
+	va_end(ap);
+	fputs(first ? " " : "} ", p->f);
+	put_number(p, v);
+}
+
+static const char *mb_label(enum mbool b)
+{
+	return b == MB_TRUE ? "true" : b == MB_FALSE ? "false" : "unknown";
+}
+
+static const char *const dir_names[2] = { "read", "write" };
+
+static bool seq_has(const struct bench_report *rep)
+{
+	return render_section_ran(rep, MOD_seq) && rep->seq.ndirs > 0;
+}
+
+static bool rand_has(const struct bench_report *rep)
+{
+	return render_section_ran(rep, MOD_rand) && rep->rand.npass > 0;
+}
+
+static bool rand_done(const struct rand_pass_result *r)
+{
+	return r->status == BENCH_OK;
+}
+
+static void run_families(struct prom *p, const struct bench_plan *plan)
+{
+	const struct bench_report *rep = p->rep;
+
+	family(p, "vpsbench_info", "gauge", "vpsbench version and profile of this report (always 1)");
+	sample(p, "", 1, "version", VPSBENCH_VERSION, "profile", plan->profile, NULL);
+	family(p, "vpsbench_run_start_timestamp_seconds", "gauge",
+	       "wall clock start of the run, seconds since the epoch");
+	sample(p, "", (double)rep->start_real.tv_sec + rep->start_real.tv_nsec / 1e9, NULL);
+	family(p, "vpsbench_run_duration_seconds", "gauge", "wall time of the whole run, seconds");
+	sample(p, "", rep->elapsed_s, NULL);
+	family(p, "vpsbench_run_complete", "gauge",
+	       "1 when no signal stopped the run, 0 when its figures are partial");
+	sample(p, "", rep->interrupted ? 0 : 1, NULL);
+
+	family(p, "vpsbench_module_ok", "gauge",
+	       "1 when the module ran to completion, 0 when it was skipped, failed or stopped");
+	for (int i = 0; i < MOD_COUNT; i++)
+		if (rep->outcome[i].status != BENCH_NOT_RUN)
+			sample(p, "", rep->outcome[i].status == BENCH_OK, "module",
+			       bench_modules[i]->name, "status", bench_status_name(rep->outcome[i].status),
+			       NULL);
+	family(p, "vpsbench_module_duration_seconds", "gauge", "wall time each module took, seconds");
+	for (int i = 0; i < MOD_COUNT; i++)
+		if (rep->outcome[i].status != BENCH_NOT_RUN)
+			sample(p, "", rep->outcome[i].seconds, "module", bench_modules[i]->name, NULL);
+}
+
+static void sys_families(struct prom *p)
+{
+	const struct sysinfo *si = &p->rep->sys;
+
+	if (!render_section_ran(p->rep, MOD_sysinfo))
+		return;
+	if (si->cpu.online.ok) {
+		family(p, "vpsbench_cpu_online", "gauge", "online CPUs");
+		sample(p, "", (double)si->cpu.online.v, NULL);
+	}
+	if (si->cpu.usable.ok) {
+		family(p, "vpsbench_cpu_usable", "gauge", "CPUs in the affinity mask of the run");
+		sample(p, "", (double)si->cpu.usable.v, NULL);
+	}
+	if (si->cpu.freq_mhz.ok) {
+		family(p, "vpsbench_cpu_frequency_hertz", "gauge", "CPU frequency, hertz");
+		sample(p, "", si->cpu.freq_mhz.v * 1e6, "source", si->cpu.freq_source, NULL);
+	}
+	if (si->mem.ram_total.ok) {
+		family(p, "vpsbench_memory_total_bytes", "gauge", "RAM, bytes");
+		sample(p, "", (double)si->mem.ram_total.v, NULL);
+	}
+	if (si->mem.swap_total.ok) {
+		family(p, "vpsbench_swap_total_bytes", "gauge", "swap, bytes");
+		sample(p, "", (double)si->mem.swap_total.v, NULL);
+	}
+}
+
+static void io_families(struct prom *p)
+{
+	const struct bench_report *rep = p->rep;
+	const struct seq_result *s = &rep->seq;
+	const struct rand_result *r = &rep->rand;
+	bool hs = seq_has(rep), hr = rand_has(rep);
+
+	if (!hs && !hr)
+		return;
+	family(p, "vpsbench_pass_ok", "gauge",
+	       "1 when the pass ran to the end, 0 otherwise (then it has no figures here)");
+	for (unsigned i = 0; hs && i < s->ndirs; i++)
+		sample(p, "", s->dirs[i].status == SEQ_DONE, "pass", "seq", "dir", s->dirs[i].dir, NULL);
+	for (unsigned i = 0; hr && i < r->npass; i++)
+		sample(p, "", rand_done(&r->pass[i]), "pass", r->pass[i].name, "dir",
+		       r->pass[i].dir ? r->pass[i].dir : "", NULL);
+
+	family(p, "vpsbench_throughput_bytes_per_second", "gauge",
+	       "bytes per second: seq = dd-style mean of the write runs and the read; rand = fio bw");
+	for (unsigned i = 0; hs && i < s->ndirs; i++) {
+		const struct seq_dir_result *d = &s->dirs[i];
+
+		if (d->status != SEQ_DONE)
+			continue;
+		if (d->avg_mbps.ok)
+			sample(p, "", d->avg_mbps.v * 1e6, "pass", "seq", "direction", "write", "dir",
+			       d->dir, "direct", mb_label(d->direct), NULL);
+		if (d->read.mbps.ok)
+			sample(p, "", d->read.mbps.v * 1e6, "pass", "seq", "direction", "read", "dir",
+			       d->dir, "direct", mb_label(d->read.direct), NULL);
+	}
+	for (unsigned i = 0; hr && i < r->npass; i++) {
+		const struct rand_pass_result *x = &r->pass[i];
+
+		for (int k = 0; rand_done(x) && k < 2; k++)
+			if (x->dir_res[k].present)
+				sample(p, "", x->dir_res[k].bw_bytes, "pass", x->name, "direction",
+				       dir_names[k], "dir", x->dir ? x->dir : "", "direct",
+				       x->direct ? "true" : "false", NULL);
+	}
+
+	if (hs) {
+		family(p, "vpsbench_seq_write_cov_ratio", "gauge",
+		       "spread of the seq write runs: sample stddev / mean");
+		for (unsigned i = 0; i < s->ndirs; i++)
+			if (s->dirs[i].status == SEQ_DONE && s->dirs[i].cov.ok)
+				sample(p, "", s->dirs[i].cov.v, "pass", "seq", "dir", s->dirs[i].dir, NULL);
+	}
+	if (!hr)
+		return;
+	family(p, "vpsbench_iops", "gauge", "I/O operations per second (fio: 1000 * ios / runtime_ms)");
+	for (unsigned i = 0; i < r->npass; i++) {
+		const struct rand_pass_result *x = &r->pass[i];
+
+		for (int k = 0; rand_done(x) && k < 2; k++)
+			if (x->dir_res[k].present)
+				sample(p, "", x->dir_res[k].iops, "pass", x->name, "direction",
+				       dir_names[k], "dir", x->dir ? x->dir : "", "direct",
+				       x->direct ? "true" : "false", NULL);
+	}
+	family(p, "vpsbench_completion_latency_seconds", "summary",
+	       "completion latency (fio clat) of each I/O, seconds");
+	for (unsigned i = 0; i < r->npass; i++) {
+		static const double q[] = { 50.0, 90.0, 99.0, 99.9 };
+		static const char *const qn[] = { "0.5", "0.9", "0.99", "0.999" };
+		const struct rand_pass_result *x = &r->pass[i];
+
+		for (int k = 0; rand_done(x) && k < 2; k++) {
+			const struct rand_dir_result *d = &x->dir_res[k];
+			const char *dir = x->dir ? x->dir : "", *direct = x->direct ? "true" : "false";
+
+			if (!d->present || d->clat.n == 0)
+				continue;
+			for (size_t j = 0; j < sizeof(q) / sizeof(q[0]); j++)
+				for (int m = 0; m < LAT_NPCT; m++)
+					if (lat_default_percentiles[m] == q[j])
+						sample(p, "", d->clat_pct[m] / 1e9, "pass", x->name,
+						       "direction", dir_names[k], "dir", dir, "direct",
+						       direct, "quantile", qn[j], NULL);
+			sample(p, "_sum", d->clat.mean * (double)d->clat.n / 1e9, "pass", x->name,
+			       "direction", dir_names[k], "dir", dir, "direct", direct, NULL);
+			sample(p, "_count", (double)d->clat.n, "pass", x->name, "direction",
+			       dir_names[k], "dir", dir, "direct", direct, NULL);
+		}
+	}
+}
+
+static void grade_families(struct prom *p)
+{
+	const struct grade_result *g = &p->rep->grade;
+
+	if (!g->graded)
+		return;
+	if (g->n) {
+		family(p, "vpsbench_grade_rank", "gauge",
+		       "tier of each graded metric: 0 = worst tier, tiers - 1 = best");
+		for (unsigned i = 0; i < g->n; i++)
+			sample(p, "", g->g[i].rank, "metric", g->g[i].metric, "tier", g->g[i].tier, NULL);
+	}
+	if (g->nreq) {
+		family(p, "vpsbench_requirement_passed", "gauge", "1 when the --require expression held");
+		for (unsigned i = 0; i < g->nreq; i++)
+			sample(p, "", g->req[i].passed, "expr", g->req[i].req.text, NULL);
+	}
+}
+
+int render_prom(FILE *f, const struct bench_report *rep, const struct bench_plan *plan)
+{
+	struct prom p = { f, rep, NULL, 0 };
+
+	run_families(&p, plan);
+	sys_families(&p);
+	io_families(&p);
+	grade_families(&p);
+	return p.err || ferror(f) ? -1 : 0;
+}
