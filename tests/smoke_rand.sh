@@ -98,10 +98,11 @@ d=$base/zero; mkdir "$d"
 pyjson "$base/z.json" "p['data'] == 'zero' and p['rw'] == 'randwrite' and 'read' not in p" \
 	"p['rwmixread'] == 0 and p['write']['iops'] > 10" && t_ok zero_buffers || t_fail zero_buffers
 
-# --rate-iops caps the total: 200 IOPS over 2 jobs for 2 s
+# --rate-iops caps the total: 200 IOPS over 2 jobs for 2 s (the lower bound is loose: a loaded
+# CI machine may fall short of the cap, never above it)
 d=$base/rate; mkdir "$d"
 "$VPSBENCH" $TINY --jobs 2 --rate-iops 200 --runtime 2s --rw randread --dir "$d" > "$base/r.json" 2> "$base/r.err"
-pyjson "$base/r.json" "150 < p['read']['iops'] <= 215" && t_ok rate_cap \
+pyjson "$base/r.json" "100 < p['read']['iops'] <= 215" && t_ok rate_cap \
 	|| t_fail rate_cap "$(head -c 300 "$base/r.err"; head -c 300 "$base/r.json")"
 
 # text report: fio-style lines, 80 columns
