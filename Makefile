@@ -105,8 +105,8 @@ build/static/%.o: %.c $(STATIC_DEPS)/versions
 vpsbench-static: $(STATIC_OBJ) $(STATIC_DEPS)/ldlibs
 	musl-gcc -static $(CFLAGS) -Wl,--gc-sections -o $@.tmp $(STATIC_OBJ) $$(cat $(STATIC_DEPS)/ldlibs) -pthread -lm
 	strip $@.tmp
+	@scripts/static-check.sh $@.tmp
 	mv $@.tmp $@
-	@scripts/static-check.sh $@
 
 # Release layout: the binary, its checksum, and install.sh pinned to it.
 dist: static
@@ -117,4 +117,4 @@ dist: static
 		$(STATIC_ARCH) "$$(cut -d' ' -f1 dist/vpsbench-$(STATIC_ARCH).sha256)"
 	@ls -l dist
 
--include $(shell find build/rel build/san -name '*.d' 2>/dev/null)
+-include $(shell find build/rel build/san build/static -name '*.d' 2>/dev/null)
