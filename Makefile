@@ -67,7 +67,7 @@ build/san/unit: $(TEST_OBJ) $(SAN_OBJ)
 
 # The whole suite: unit and fixture tests, then smoke runs of the binary,
 # all under ASan/UBSan. Prints one "N passed, N failed" line at the end.
-test: vpsbench build/san/vpsbench build/san/unit
+test: vpsbench build/san/vpsbench build/san/unit fuzz-build
 	@tests/run-all.sh
 
 deps:
@@ -117,4 +117,38 @@ dist: static
 		$(STATIC_ARCH) "$$(cut -d' ' -f1 dist/vpsbench-$(STATIC_ARCH).sha256)"
 	@ls -l dist
 
--include $(shell find build/rel build/san build/static -name '*.d' 2>/dev/null)
+# libFuzzer targets (tests/fuzz/fuzz_*.c) with ASan+UBSan, built by clang
+# (Debian: clang, libclang-rt-14-dev). `make fuzz` builds them, `make
+# fuzz-smoke` runs each for a few seconds on its corpus; `make test` does
+# both when clang can link a fuzzer and skips them cleanly when it cannot.
+# The library objects are warning-checked by the gcc builds (-Werror);
+# here clang only adds the fuzzer instrumentation.
+FUZZ_CC     ?= clang
+FUZZ_SRC    := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN    := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
+FUZZ_OBJ    := $(LIB_SRC:%.c=build/fuzz/obj/%.o)
+FUZZ_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_CFLAGS := -O1 -g -std=gnu11 -Wall -Wextra -pthread -MMD -MP $(FUZZ_SAN)
+FUZZ_OK      = $(shell printf 'int LLVMFuzzerTestOneInput(const char *d, long n){(void)d;(void)n;return 0;}\n' | \
+	$(FUZZ_CC) -fsanitize=fuzzer -x c - -o /dev/null 2>/dev/null && echo 1)
+
+.PHONY: fuzz fuzz-build fuzz-smoke
+fuzz: $(FUZZ_BIN)
+
+# For `make test`: build the fuzzers only where clang can.
+fuzz-build:
+	@if [ "$(FUZZ_OK)" = 1 ]; then $(MAKE) --no-print-directory fuzz; \
+	else echo "fuzz: $(FUZZ_CC) with -fsanitize=fuzzer not available, fuzz targets skipped"; fi
+
+fuzz-smoke: fuzz-build
+	@tests/fuzz/smoke.sh
+
+build/fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+build/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(FUZZ_OBJ)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -Werror -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
+
+-include $(shell find build/rel build/san build/fuzz build/static -name '*.d' 2>/dev/null)

@@ -18,6 +18,7 @@
 #include "module.h"
 #include "options.h"
 #include "plan.h"
+#include "progress.h"
 #include "render.h"
 #include "report.h"
 #include "testfile.h"
@@ -95,14 +96,6 @@ static int check_dirs(const struct bench_opts *o)
 	return 0;
 }
 
-static void progress_stderr(const struct bench_ctx *ctx, const char *module, const char *what,
-			    int phase)
-{
-	if (ctx->opts->quiet)
-		return;
-	fprintf(stderr, "vpsbench: %s: %s %s\n", module, what, phase ? "done" : "...");
-}
-
 static double ts_diff(const struct timespec *a, const struct timespec *b)
 {
 	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
@@ -129,6 +122,7 @@ static void run_modules(const struct bench_ctx *ctx, struct bench_report *rep)
 		m->run(ctx, rep, out);
 		clock_gettime(CLOCK_MONOTONIC, &b);
 		out->seconds = ts_diff(&a, &b);
+		progress_module_done(ctx->live, i); /* what it did not start leaves the ETA */
 		if (bench_stopped(ctx) && out->status == BENCH_OK)
 			bench_outcome(out, BENCH_INCOMPLETE, "interrupted");
 	}
@@ -147,6 +141,28 @@ static int write_file(const char *path, const char *data)
 		return -1;
 	}
 	return 0;
+}
+
+/* --html FILE: the self-contained page, written after the run like --output. */
+static int write_html(const char *path, const struct bench_report *rep,
+		      const struct bench_plan *plan)
+{
+	FILE *f = fopen(path, "w");
+	int r, e;
+
+	if (!f) {
+		fprintf(stderr, "vpsbench: --html %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	r = render_html(f, rep, plan);
+	e = errno;
+	if (fclose(f) != 0 && r == 0) {
+		r = -1;
+		e = errno;
+	}
+	if (r < 0)
+		fprintf(stderr, "vpsbench: writing %s: %s\n", path, strerror(e));
+	return r;
 }
 
 /* `vpsbench compare OLD.json NEW.json [--format text|json] [--json] [--no-color]` */
@@ -280,6 +296,7 @@ int main(int argc, char **argv)
 	static struct bench_plan plan;
 	static struct bench_report rep;
 	static struct grade_table table;
+	static struct bench_live live;
 	struct requirement reqs[REQUIRE_MAX];
 	unsigned nreq = 0;
 	struct metric_set metrics;
@@ -324,11 +341,6 @@ int main(int argc, char **argv)
 	}
 	if (check_dirs(&opts) < 0)
 		return EXIT_USAGE;
-	/* not wired yet: refuse rather than silently ignore */
-	if (opts.html) {
-		fprintf(stderr, "vpsbench: --html is not available in this build yet\n");
-		return EXIT_USAGE;
-	}
 	if (upload_check_opts(&opts, err, sizeof(err)) < 0) {
 		fprintf(stderr, "vpsbench: %s\n", err);
 		return EXIT_USAGE;
@@ -350,11 +362,18 @@ int main(int argc, char **argv)
 	ctx.root = getenv("VPSBENCH_ROOT") ? getenv("VPSBENCH_ROOT") : "";
 	ctx.cpus_usable = usable_cpus();
 	ctx.stop = &stop_flag;
-	ctx.progress = progress_stderr;
+	/* the live line on a terminal, plain lines elsewhere, nothing with --quiet */
+	if (!opts.quiet && progress_start(&live, &ctx, stderr, isatty(STDERR_FILENO),
+					  !opts.no_color, false) == 0) {
+		ctx.progress = progress_step;
+		ctx.live = &live;
+	}
 
 	clock_gettime(CLOCK_REALTIME, &rep.start_real);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	run_modules(&ctx, &rep);
+	if (ctx.live)
+		progress_stop(&live); /* the status line is gone before the report prints */
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	clock_gettime(CLOCK_REALTIME, &rep.end_real);
 	rep.elapsed_s = ts_diff(&t0, &t1);
@@ -364,6 +383,7 @@ int main(int argc, char **argv)
 
 	grade_collect(&rep, &plan, &metrics);
 	grade_apply(&table, &metrics, &rep.grade);
+	grade_warn(&rep);
 	require_eval(reqs, nreq, &metrics, &rep.grade);
 
 	/* A closed stdout (SIGPIPE) must not kill us before --output is written. */
@@ -382,6 +402,10 @@ int main(int argc, char **argv)
 
 	if (rc == EXIT_OK)
 		rc = exit_status(&opts, &rep);
+	/* a page that could not be written is a failed run, unless worse happened */
+	if (opts.html && write_html(opts.html, &rep, &plan) < 0 &&
+	    (rc == EXIT_OK || rc == EXIT_BELOW_THRESHOLD))
+		rc = EXIT_TEST_FAILED;
 	if (opts.output && write_file(opts.output, json) < 0) {
 		if (rc == EXIT_OK)
 			rc = EXIT_TEST_FAILED;

@@ -124,9 +124,21 @@ void require_eval(const struct requirement *reqs, unsigned n, const struct metri
 
 struct bench_report;
 struct bench_plan;
+struct rand_result;
+struct rand_pass_result;
 /* Takes the graded figures out of a finished report (grade_metrics.c). */
 void grade_collect(const struct bench_report *rep, const struct bench_plan *plan,
 		   struct metric_set *ms);
+
+/* The passes grade_collect reads: rand_iops etc. (main) and lat_p*_ms (lat); NULL = none. */
+const struct rand_pass_result *grade_main_pass(const struct rand_result *r);
+const struct rand_pass_result *grade_lat_pass(const struct rand_result *r);
+
+/* The graded grade of metric, or NULL (not measured or no tiers). */
+const struct grade *grade_get(const struct grade_result *g, const char *metric);
+
+/* After grade_apply: warnings the grades imply (an IOPS drop), into the report's list. */
+void grade_warn(struct bench_report *rep);
 
 /* A figure for people: 18400, 481, 0.452, 12.5 (no exponents). */
 void grade_fmt_value(char *buf, size_t n, double v);

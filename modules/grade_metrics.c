@@ -239,6 +239,35 @@ static void collect_rand(const struct bench_report *rep, struct metric_set *ms)
 	}
 }
 
+const struct rand_pass_result *grade_main_pass(const struct rand_result *r)
+{
+	return main_pass(r);
+}
+
+const struct rand_pass_result *grade_lat_pass(const struct rand_result *r)
+{
+	return lat_pass(r);
+}
+
+const struct grade *grade_get(const struct grade_result *g, const char *metric)
+{
+	for (unsigned i = 0; i < g->n; i++)
+		if (strcmp(g->g[i].metric, metric) == 0)
+			return &g->g[i];
+	return NULL;
+}
+
+void grade_warn(struct bench_report *rep)
+{
+	const struct grade *t = grade_get(&rep->grade, "rand_tail_ratio");
+	const struct rand_pass_result *mp = grade_main_pass(&rep->rand);
+
+	if (t && mp && strcmp(t->tier, "drop") == 0)
+		report_warn(rep, "rand %s in %s: IOPS dropped during the pass (last third at %.0f%% of "
+			    "the first third): %s", mp->name, mp->dir ? mp->dir : "?", t->value * 100,
+			    t->meaning);
+}
+
 void grade_collect(const struct bench_report *rep, const struct bench_plan *plan,
 		   struct metric_set *ms)
 {

@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The one registry list: order is run order. */
 #define BENCH_MODULES(X) \
@@ -43,6 +44,17 @@ struct mod_outcome {
 struct bench_opts;
 struct bench_plan;
 struct bench_report;
+struct bench_live;
+
+/* One step for the progress line: what runs, and its work for percent and ETA. */
+struct bench_step {
+	const char *module;
+	const char *what;
+	uint64_t bytes;    /* work in bytes (seq runs, layout); 0 = not counted in bytes */
+	uint64_t ns;       /* planned duration (rand: ramp + runtime); 0 = not timed */
+	uint64_t ramp_ns;  /* the warm-up at the start of ns */
+	unsigned slots;    /* counter slots (jobs) the step publishes into */
+};
 
 struct bench_ctx {
 	const struct bench_opts *opts;
@@ -51,8 +63,9 @@ struct bench_ctx {
 	unsigned cpus_usable;          /* from the affinity mask, >= 1 */
 	volatile sig_atomic_t *stop;   /* set by the signal handler: stop promptly */
 	/* Optional progress hook (stderr only); phase 0 = start, 1 = end. */
-	void (*progress)(const struct bench_ctx *ctx, const char *module,
-			 const char *what, int phase);
+	void (*progress)(const struct bench_ctx *ctx, const struct bench_step *step, int phase);
+	/* Counters the measuring threads publish (progress.h); NULL = nobody watches. */
+	struct bench_live *live;
 };
 
 struct bench_module {
@@ -76,11 +89,20 @@ enum bench_status bench_outcome(struct mod_outcome *out, enum bench_status st,
 
 const char *bench_status_name(enum bench_status st);
 
+static inline void bench_progress_step(const struct bench_ctx *ctx, const struct bench_step *st,
+				       int phase)
+{
+	if (ctx->progress)
+		ctx->progress(ctx, st, phase);
+}
+
+/* A step without counted work (shown with its elapsed time only). */
 static inline void bench_progress(const struct bench_ctx *ctx, const char *module,
 				  const char *what, int phase)
 {
-	if (ctx->progress)
-		ctx->progress(ctx, module, what, phase);
+	struct bench_step st = { .module = module, .what = what };
+
+	bench_progress_step(ctx, &st, phase);
 }
 
 static inline bool bench_stopped(const struct bench_ctx *ctx)

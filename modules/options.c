@@ -296,7 +296,7 @@ int options_parse(int argc, char **argv, struct bench_opts *o)
 	lopts[n] = (struct option){ NULL, 0, NULL, 0 };
 
 	opterr = 0;
-	optind = 1;
+	optind = 0; /* glibc: 0 is the full reset of getopt state */
 	while ((c = getopt_long(argc, argv, ":hV", lopts, &idx)) != -1) {
 		if (c == 'h') {
 			want_help = true;

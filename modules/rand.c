@@ -15,6 +15,7 @@
 
 #include "fsinfo.h"
 #include "options.h"
+#include "progress.h"
 #include "rand_job.h"
 #include "rand_layout.h"
 #include "rand_verify.h"
@@ -63,6 +64,35 @@ static void pass_status(struct rand_pass_result *res, enum bench_status st, cons
 	va_start(ap, fmt);
 	vsnprintf(res->reason, sizeof(res->reason), fmt, ap);
 	va_end(ap);
+}
+
+static bool is_nospace(int neg_errno)
+{
+	return neg_errno == -ENOSPC || neg_errno == -EDQUOT;
+}
+
+/* "aborted: no space left on <mount>" names the mount, or the dir when unknown. */
+static void nospace_status(const struct bench_ctx *ctx, struct rand_pass_result *res,
+			   const char *dir)
+{
+	struct fs_info fi;
+	bool known = fsinfo_for_path(ctx->root, dir, &fi) == 0 && fi.mount_known;
+
+	pass_status(res, BENCH_FAIL, "aborted: no space left on %s", known ? fi.mountpoint : dir);
+}
+
+/* A pass that ended in an error or a timeout reports no figure at all. */
+static void drop_figures(struct rand_pass_result *res)
+{
+	for (int d = 0; d < 2; d++) {
+		bool present = res->dir_res[d].present;
+
+		memset(&res->dir_res[d], 0, sizeof(res->dir_res[d]));
+		res->dir_res[d].present = present;
+	}
+	res->runtime_ms = 0;
+	res->usr_pct = res->sys_pct = res->iodepth_avg = (struct mdbl){ 0, false };
+	memset(res->qd_level, 0, sizeof(res->qd_level));
 }
 
 /* Reads every block of the pass back and checks stamps, checksums and generations. */
@@ -212,6 +242,7 @@ static void run_pass(const struct bench_ctx *ctx, struct bench_report *rep, stru
 	uint64_t nblocks;
 	bool direct_off = false, stopped = false, timed_out = false;
 	char why[160] = "", what[128];
+	struct bench_step step;
 	int err_job = -1;
 
 	if (sp.size > f->size)
@@ -270,7 +301,9 @@ static void run_pass(const struct bench_ctx *ctx, struct bench_report *rep, stru
 	cfg.gate = &gate;
 
 	snprintf(what, sizeof(what), "%s in %s", sp.name, dir);
-	bench_progress(ctx, "rand", what, 0);
+	step = (struct bench_step){ .module = "rand", .what = what, .ns = sp.ramp_ns + sp.runtime_ns,
+				    .ramp_ns = sp.ramp_ns, .slots = jobs };
+	bench_progress_step(ctx, &step, 0);
 	for (unsigned i = 0; i < jobs; i++) {
 		int r;
 
@@ -296,7 +329,7 @@ static void run_pass(const struct bench_ctx *ctx, struct bench_report *rep, stru
 	pthread_mutex_unlock(&gate.mu);
 	for (unsigned i = 0; i < created; i++)
 		pthread_join(jv[i].tid, NULL);
-	bench_progress(ctx, "rand", what, 1);
+	bench_progress_step(ctx, &step, 1);
 	pthread_cond_destroy(&gate.cv);
 	pthread_mutex_destroy(&gate.mu);
 	if (created < jobs)
@@ -318,10 +351,15 @@ static void run_pass(const struct bench_ctx *ctx, struct bench_report *rep, stru
 	if (timed_out) {
 		pass_status(res, BENCH_FAIL, "timeout: I/O still outstanding %llu s after the deadline",
 			    (unsigned long long)(GRACE_NS / 1000000000ULL));
+		drop_figures(res);
 		goto out;
 	}
 	if (err_job >= 0) {
-		pass_status(res, BENCH_FAIL, "job %d: %s", err_job, jv[err_job].errmsg);
+		if (is_nospace(jv[err_job].err))
+			nospace_status(ctx, res, dir);
+		else
+			pass_status(res, BENCH_FAIL, "job %d: %s", err_job, jv[err_job].errmsg);
+		drop_figures(res);
 		goto out;
 	}
 	if (stopped || bench_stopped(ctx)) {
@@ -403,8 +441,10 @@ static void run_dir(const struct bench_ctx *ctx, struct bench_report *rep, const
 	struct rand_file f;
 	struct fs_info fi;
 	char err[384], what[PATH_MAX + 16];
+	struct bench_step step;
 	int r;
 
+	memset(&fi, 0, sizeof(fi)); /* the no-space message reads mount_known */
 	/* ramfs reports no blocks at all: free space unknown, not zero */
 	if (statvfs(dir, &sv) == 0 && sv.f_blocks == 0)
 		avail = -1;
@@ -425,9 +465,13 @@ static void run_dir(const struct bench_ctx *ctx, struct bench_report *rep, const
 		report_warn(rep, "rand: %s is on %s: the figures measure memory, not a disk", dir,
 			    fi.fstype);
 	snprintf(what, sizeof(what), "layout in %s", dir);
-	bench_progress(ctx, "rand", what, 0);
+	step = (struct bench_step){ .module = "rand", .what = what, .bytes = size, .slots = 1 };
+	bench_progress_step(ctx, &step, 0);
 	r = rand_file_create(ctx, dir, size, &f, err, sizeof(err));
-	bench_progress(ctx, "rand", what, 1);
+	bench_progress_step(ctx, &step, 1);
+	if (r < 0 && is_nospace(r))
+		snprintf(err, sizeof(err), "aborted: no space left on %.300s",
+			 fi.mount_known ? fi.mountpoint : dir);
 	if (r < 0) {
 		dir_status(plan, rep, dir, r == -ECANCELED ? BENCH_INCOMPLETE :
 			   r == -EROFS || r == -EACCES || r == -EPERM ? BENCH_SKIP : BENCH_FAIL, err);

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "databuf.h"
+#include "progress.h"
 #include "rand_engine.h"
 #include "rand_job.h"
 #include "rand_offset.h"
@@ -116,6 +117,7 @@ static void run_loop(struct loop_state *s)
 	const struct rand_job_cfg *c = j->cfg;
 	const struct rand_pass_spec *sp = c->spec;
 	struct rand_engine *e = s->e;
+	struct live_slot *ls = live_slot(c->ctx, j->idx);
 	const bool sync = e->ops->sync;
 	const bool is_rw = sp->rw == RW_RANDRW, all_read = sp->rw == RW_RANDREAD;
 	const double ival_all = sp->rate_iops ? (double)NSEC * c->jobs / (double)sp->rate_iops : 0;
@@ -274,6 +276,9 @@ static void run_loop(struct loop_state *s)
 				j->tl[0][sec] += cnt[0];
 				j->tl[1][sec] += cnt[1];
 			}
+			/* once per reap batch, for the progress line: relaxed stores only */
+			live_publish(ls, 0, j->ios[0], j->bytes[0]);
+			live_publish(ls, 1, j->ios[1], j->bytes[1]);
 		}
 clock_checks:
 		if (ramping && now >= t_ramp_end) {

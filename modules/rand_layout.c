@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "databuf.h"
+#include "progress.h"
 #include "rand_layout.h"
 #include "rand_verify.h"
 
@@ -107,12 +108,17 @@ int rand_file_create(const struct bench_ctx *ctx, const char *dir, uint64_t size
 			 LAYOUT_CHUNK);
 		goto fail;
 	}
-	/* reserve the blocks; filesystems without fallocate are fine */
-	(void)fallocate(f->tf.fd, 0, 0, (off_t)size);
+	/* reserve the blocks; filesystems without fallocate are fine, a full one is not */
+	if (fallocate(f->tf.fd, 0, 0, (off_t)size) < 0 && (errno == ENOSPC || errno == EDQUOT)) {
+		r = -errno;
+		snprintf(err, errlen, "layout of %s: fallocate: %s", f->tf.path, strerror(errno));
+		goto fail;
+	}
 	databuf_seed(&rng, 0x89ULL ^ size);
 	for (uint64_t off = 0; off < size; off += LAYOUT_CHUNK) {
 		size_t len = size - off < LAYOUT_CHUNK ? (size_t)(size - off) : LAYOUT_CHUNK;
 
+		live_publish(live_slot(ctx, 0), 1, off / LAYOUT_CHUNK, off); /* progress line */
 		if (bench_stopped(ctx)) {
 			r = -ECANCELED;
 			snprintf(err, errlen, "layout of %s: interrupted", f->tf.path);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,6 +23,7 @@
 #include "databuf.h"
 #include "fsinfo.h"
 #include "plan.h"
+#include "progress.h"
 #include "report.h"
 #include "testfile.h"
 
@@ -139,6 +141,27 @@ static struct mdbl seq_measure_generator(struct seq_data *d)
 	return mdbl_of((double)(n * d->bs) / (t1 - t0) / 1e9);
 }
 
+/* The read pass reopens the file through /proc/self/fd once it is unlinked: needs /proc. */
+static bool seq_can_reopen(int fd)
+{
+	char p[64];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
+	return stat(p, &st) == 0;
+}
+
+/* A fresh open file description of the test file: by name, or by /proc once unlinked. */
+static int seq_reopen(const struct testfile *tf, int flags)
+{
+	char p[64];
+
+	if (tf->named)
+		return open(tf->path, flags | O_NOFOLLOW);
+	snprintf(p, sizeof(p), "/proc/self/fd/%d", tf->fd);
+	return open(p, flags);
+}
+
 /* Whole-buffer write; -errno on error (-EINTR only once stopped). */
 static int write_full(const struct bench_ctx *ctx, int fd, const unsigned char *buf, size_t len)
 {
@@ -167,6 +190,7 @@ static enum run_rc seq_write_run(const struct bench_ctx *ctx, struct seq_data *d
 				 bool direct, uint64_t size, uint64_t tag, struct testfile *tf,
 				 struct seq_run *res, char *err, size_t errlen)
 {
+	struct live_slot *ls = live_slot(ctx, 0);
 	double t0, tf0, t1;
 	uint64_t off;
 	int rc;
@@ -199,7 +223,15 @@ static enum run_rc seq_write_run(const struct bench_ctx *ctx, struct seq_data *d
 			return RUN_FAIL;
 		}
 	}
+	/*
+	 * kill -9 must leave nothing: only the descriptor keeps the file. The
+	 * writes and fdatasync() work the same on an unlinked inode. If the
+	 * unlink fails the name stays registered and is removed at the end.
+	 */
+	if (seq_can_reopen(tf->fd))
+		(void)testfile_unlink_early(tf);
 	for (off = 0; off < size; off += d->bs) {
+		live_publish(ls, 1, off / d->bs, off); /* one relaxed store pair per block */
 		if (bench_stopped(ctx))
 			return RUN_STOPPED;
 		rc = write_full(ctx, tf->fd, seq_block(d, off, tag), d->bs);
@@ -268,10 +300,13 @@ out:
 static int read_all(const struct bench_ctx *ctx, int fd, unsigned char *buf, uint32_t bs,
 		    uint64_t size, uint64_t *got)
 {
+	struct live_slot *ls = live_slot(ctx, 0);
+
 	*got = 0;
 	while (*got < size) {
 		ssize_t n;
 
+		live_publish(ls, 0, *got / bs, *got);
 		if (bench_stopped(ctx))
 			return 1;
 		n = read(fd, buf, bs);
@@ -304,7 +339,7 @@ static enum seq_pass_status seq_read_pass(const struct bench_ctx *ctx, struct be
 	int fd, rc;
 
 	t0 = now_s();
-	fd = open(tf->path, O_RDONLY | O_DIRECT | O_NOFOLLOW | O_CLOEXEC);
+	fd = seq_reopen(tf, O_RDONLY | O_DIRECT | O_CLOEXEC);
 	if (fd < 0 && errno != EINVAL) {
 		msg(r->reason, sizeof(r->reason), "cannot open %s for reading: %s", tf->path,
 			 strerror(errno));
@@ -354,7 +389,7 @@ static enum seq_pass_status seq_read_pass(const struct bench_ctx *ctx, struct be
 	report_warn(rep, "seq: %s: %s; read measured buffered after dropping the page cache", r->dir,
 		    rd->reason);
 	t0 = now_s();
-	fd = open(tf->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	fd = seq_reopen(tf, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		msg(r->reason, sizeof(r->reason), "cannot open %s for reading: %s", tf->path,
 			 strerror(errno));
@@ -491,6 +526,7 @@ static void seq_dir_pass(const struct bench_ctx *ctx, struct bench_report *rep,
 	uint64_t size = 0, tag = (uint64_t)di << 32;
 	char err[384], h1[32], h2[32], what[PATH_MAX + 64];
 	unsigned run = 0, warned_space = 0;
+	struct bench_step step;
 
 	msg(r->dir, sizeof(r->dir), "%s", dir);
 	r->bs = sp->bs;
@@ -552,9 +588,10 @@ static void seq_dir_pass(const struct bench_ctx *ctx, struct bench_report *rep,
 			r->size_bytes = size;
 
 		msg(what, sizeof(what), "write run %u/%u in %s", run + 1, sp->runs, dir);
-		bench_progress(ctx, "seq", what, 0);
+		step = (struct bench_step){ .module = "seq", .what = what, .bytes = size, .slots = 1 };
+		bench_progress_step(ctx, &step, 0);
 		rc = seq_write_run(ctx, d, dir, direct, size, tag++, &tf, &res, err, sizeof(err));
-		bench_progress(ctx, "seq", what, 1);
+		bench_progress_step(ctx, &step, 1);
 		if (rc != RUN_NODIRECT && rc != RUN_SKIP)
 			started = true;
 		switch (rc) {
@@ -592,9 +629,10 @@ static void seq_dir_pass(const struct bench_ctx *ctx, struct bench_report *rep,
 	seq_set_stats(rep, r);
 
 	msg(what, sizeof(what), "read pass in %s", dir);
-	bench_progress(ctx, "seq", what, 0);
+	step = (struct bench_step){ .module = "seq", .what = what, .bytes = size, .slots = 1 };
+	bench_progress_step(ctx, &step, 0);
 	r->status = seq_read_pass(ctx, rep, d, r, &tf, size);
-	bench_progress(ctx, "seq", what, 1);
+	bench_progress_step(ctx, &step, 1);
 out:
 	testfile_remove(&tf);
 	if (started)

@@ -98,8 +98,11 @@ static cJSON *pass_json(const struct rand_pass_result *p)
 		snprintf(k, sizeof(k), i == RAND_QD_LEVELS - 1 ? ">=%u" : "%u", lv[i]);
 		cJSON_AddNumberToObject(x, k, (double)p->qd_level[i]);
 	}
-	add_dir(o, "read", &p->dir_res[RD], p->runtime_ms);
-	add_dir(o, "write", &p->dir_res[WR], p->runtime_ms);
+	/* a pass that ended before measuring anything (error, timeout) has no figures */
+	if (p->status == BENCH_OK || p->runtime_ms) {
+		add_dir(o, "read", &p->dir_res[RD], p->runtime_ms);
+		add_dir(o, "write", &p->dir_res[WR], p->runtime_ms);
+	}
 	if (p->verify.ran) {
 		cJSON *v = cJSON_AddObjectToObject(o, "verify"), *a;
 

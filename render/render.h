@@ -26,6 +26,8 @@ char *render_json(const struct bench_report *rep, const struct bench_plan *plan)
 
 /* --format yabs: yabs.sh-shaped JSON (yabs.c), malloc'd; NULL without cJSON or memory. */
 char *render_yabs(const struct bench_report *rep, const struct bench_plan *plan);
+/* --html FILE: one self-contained page with inline SVG charts (html.c). 0, or -1 on a write error. */
+int render_html(FILE *f, const struct bench_report *rep, const struct bench_plan *plan);
 /* --format prom: Prometheus text exposition (prom.c). Returns 0, or -1 on a write error. */
 int render_prom(FILE *f, const struct bench_report *rep, const struct bench_plan *plan);
 
@@ -46,6 +48,14 @@ void text_rand(FILE *f, const struct bench_report *rep, const struct bench_plan 
 	       const struct render_style *st);
 
 void text_grades(FILE *f, const struct bench_report *rep, const struct render_style *st);
+/*
+ * The grade of metric beside a figure: "  ideal: ideal for a web VPS" after
+ * the text already printed on the line (used columns), wrapped under it
+ * (indent columns) when it would pass 80 columns; ends the line. Nothing but
+ * the newline when the metric was not graded.
+ */
+void text_grade_tag(FILE *f, const struct render_style *st, const struct grade_result *g,
+		    const char *metric, size_t used, unsigned indent);
 
 struct compare_result;
 void text_compare(FILE *f, const struct compare_result *c, const struct render_style *st);

@@ -20,6 +20,22 @@ static const char *tier_color(const struct render_style *st, unsigned rank, unsi
 	return text_color(st, "\033[33m");
 }
 
+void text_grade_tag(FILE *f, const struct render_style *st, const struct grade_result *g,
+		    const char *metric, size_t used, unsigned indent)
+{
+	const struct grade *x = grade_get(g, metric);
+
+	if (x) {
+		if (used + 2 + strlen(x->label) + 2 + strlen(x->meaning) > 79)
+			fprintf(f, "\n%*s", (int)indent, "");
+		else
+			fputs("  ", f);
+		fprintf(f, "%s%s%s: %s", tier_color(st, x->rank, x->ntiers), x->label,
+			text_color(st, "\033[0m"), x->meaning);
+	}
+	fputc('\n', f);
+}
+
 void text_grades(FILE *f, const struct bench_report *rep, const struct render_style *st)
 {
 	const struct grade_result *g = &rep->grade;

@@ -21,7 +21,8 @@ static void bs_str(char *buf, size_t n, uint32_t bs)
 		snprintf(buf, n, "%u", bs);
 }
 
-static void dir_lines(FILE *f, const struct rand_dir_result *d, const char *label)
+static void dir_lines(FILE *f, const struct rand_dir_result *d, const char *label,
+		      const struct grade_result *g, bool lat, const struct render_style *st)
 {
 	char iops[32], bw2[32], bw10[32], p50[24], p99[24], p999[24], mx[24];
 
@@ -37,12 +38,16 @@ static void dir_lines(FILE *f, const struct rand_dir_result *d, const char *labe
 	fmt_ns(p99, sizeof(p99), (double)d->clat_pct[P99]);
 	fmt_ns(p999, sizeof(p999), (double)d->clat_pct[P999]);
 	fmt_ns(mx, sizeof(mx), (double)d->clat.max);
-	fprintf(f, "           clat p50 %s, p99 %s, p99.9 %s, max %s\n", p50, p99, p999, mx);
+	/* the latency pass's p99 is lat_p99_ms */
+	fprintf(f, "           clat p50 %s, p99 %s, p99.9 %s, max %s", p50, p99, p999, mx);
+	text_grade_tag(f, st, g, lat ? "lat_p99_ms" : "", 38 + strlen(p50) + strlen(p99) +
+		       strlen(p999) + strlen(mx), 11);
 }
 
-static void pass_block(FILE *f, const struct rand_pass_result *p, bool many_dirs,
-		       const struct render_style *st)
+static void pass_block(FILE *f, const struct bench_report *rep, const struct rand_pass_result *p,
+		       bool many_dirs, const struct render_style *st)
 {
+	const bool is_main = p == grade_main_pass(&rep->rand), lat = p == grade_lat_pass(&rep->rand);
 	char bs[16], sz[24];
 
 	bs_str(bs, sizeof(bs), p->bs);
@@ -68,9 +73,19 @@ static void pass_block(FILE *f, const struct rand_pass_result *p, bool many_dirs
 	if (p->engine_fallback[0])
 		fprintf(f, "   engine: %.72s\n", p->engine_fallback);
 	if (p->dir_res[RD].present)
-		dir_lines(f, &p->dir_res[RD], "read");
+		dir_lines(f, &p->dir_res[RD], "read", &rep->grade, lat, st);
 	if (p->dir_res[WR].present)
-		dir_lines(f, &p->dir_res[WR], "write");
+		dir_lines(f, &p->dir_res[WR], "write", &rep->grade, false, st);
+	if (is_main && grade_get(&rep->grade, "rand_iops")) {
+		char iops[32];
+		double t = (p->dir_res[RD].present ? p->dir_res[RD].iops : 0) +
+			   (p->dir_res[WR].present ? p->dir_res[WR].iops : 0);
+
+		/* rand_iops: read + write of the main pass */
+		fmt_num2str(iops, sizeof(iops), t, false, NULL);
+		fprintf(f, "    total: IOPS=%s", iops);
+		text_grade_tag(f, st, &rep->grade, "rand_iops", 16 + strlen(iops), 11);
+	}
 	fprintf(f, "   cpu   : ");
 	if (p->usr_pct.ok)
 		fprintf(f, "usr=%.1f%%, sys=%.1f%%", p->usr_pct.v, p->sys_pct.v);
@@ -100,5 +115,5 @@ void text_rand(FILE *f, const struct bench_report *rep, const struct bench_plan 
 	if (r->npass && !many_dirs)
 		fprintf(f, " in %s\n", r->pass[0].dir);
 	for (unsigned i = 0; i < r->npass; i++)
-		pass_block(f, &r->pass[i], many_dirs, st);
+		pass_block(f, rep, &r->pass[i], many_dirs, st);
 }

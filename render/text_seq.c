@@ -27,7 +27,7 @@ static const char *status_text(enum seq_pass_status s)
 }
 
 static void text_seq_dir(FILE *f, const struct bench_report *rep, const struct bench_plan *plan,
-			 const struct seq_dir_result *r, const struct render_style *st)
+			 const struct seq_dir_result *r, bool first, const struct render_style *st)
 {
 	char b1[32], b2[32], ord[16];
 
@@ -62,9 +62,18 @@ static void text_seq_dir(FILE *f, const struct bench_report *rep, const struct b
 		text_kv(f, st, label, "%.0f MB/s (%.0f MiB/s), flush %.2f s%s", x->mbps, x->mibps,
 			x->flush_seconds, x->outlier ? "  [outlier]" : "");
 	}
-	if (r->avg_mbps.ok)
-		text_kv(f, st, "Average", "%.1f MB/s (%.1f MiB/s)", r->avg_mbps.v,
-			r->avg_mibps.ok ? r->avg_mibps.v : 0.0);
+	if (r->avg_mbps.ok) {
+		char v[64];
+
+		if (r->avg_mibps.ok)
+			snprintf(v, sizeof(v), "%.1f MB/s (%.1f MiB/s)", r->avg_mbps.v, r->avg_mibps.v);
+		else
+			snprintf(v, sizeof(v), "%.1f MB/s", r->avg_mbps.v);
+		/* grade_metrics.c grades the first directory's figures */
+		fprintf(f, " %s%-22s%s: %s", text_color(st, "\033[36m"), "Average",
+			text_color(st, "\033[0m"), v);
+		text_grade_tag(f, st, &rep->grade, first ? "seq_write_mbps" : "", 25 + strlen(v), 25);
+	}
 	if (r->nruns > 1 && r->min_mbps.ok && r->max_mbps.ok) {
 		if (r->cov.ok)
 			text_kv(f, st, "Spread", "min %.0f, max %.0f MB/s, CoV %.1f%%", r->min_mbps.v,
@@ -73,9 +82,15 @@ static void text_seq_dir(FILE *f, const struct bench_report *rep, const struct b
 			text_kv(f, st, "Spread", "min %.0f, max %.0f MB/s, CoV unknown", r->min_mbps.v,
 				r->max_mbps.v);
 	}
-	if (r->read.mbps.ok && r->read.direct == MB_TRUE)
-		text_kv(f, st, "Read", "%.0f MB/s (%.0f MiB/s) (O_DIRECT)", r->read.mbps.v,
-			r->read.mibps.v);
+	if (r->read.mbps.ok && r->read.direct == MB_TRUE) {
+		char v[64];
+
+		snprintf(v, sizeof(v), "%.0f MB/s (%.0f MiB/s) (O_DIRECT)", r->read.mbps.v,
+			 r->read.mibps.v);
+		fprintf(f, " %s%-22s%s: %s", text_color(st, "\033[36m"), "Read",
+			text_color(st, "\033[0m"), v);
+		text_grade_tag(f, st, &rep->grade, first ? "seq_read_mbps" : "", 25 + strlen(v), 25);
+	}
 	else if (r->read.mbps.ok && r->read.cached_frac.ok && r->read.cached_frac.v > SEQ_CACHED_WARN)
 		text_kv(f, st, "Read", "%.0f MB/s (%.0f MiB/s) (buffered, %.0f%% still cached)",
 			r->read.mbps.v, r->read.mibps.v, r->read.cached_frac.v * 100);
@@ -95,7 +110,7 @@ void text_seq(FILE *f, const struct bench_report *rep, const struct bench_plan *
 	for (unsigned i = 0; i < s->ndirs; i++) {
 		if (i)
 			fputc('\n', f);
-		text_seq_dir(f, rep, plan, &s->dirs[i], st);
+		text_seq_dir(f, rep, plan, &s->dirs[i], i == 0, st);
 	}
 	if (s->generator_gbps.ok)
 		text_kv(f, st, "Data generator", "%.1f GB/s", s->generator_gbps.v);

@@ -21,6 +21,10 @@ for t in tests/smoke_*.sh; do
 	bash "$t" > "$log" 2>&1
 	cat "$log"; tally "$log" "$t"
 done
+# libFuzzer targets (built by `make fuzz-build`), one result per target
+echo "== tests/fuzz/smoke.sh"
+bash tests/fuzz/smoke.sh > "$log" 2>&1
+cat "$log"; tally "$log" tests/fuzz/smoke.sh
 echo
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -1,0 +1,705 @@
+/*
+ * html.c — --html FILE: one self-contained page (no scripts, fonts or
+ * images from anywhere) with inline SVG charts: per-second IOPS of each
+ * random pass, the sequential runs as bars, the clat percentile curve
+ * per direction; the grades, the system and every warning. Every string
+ * from the report is HTML-escaped. Reads the report only.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "grade.h"
+#include "render.h"
+
+/* chart geometry, in viewBox units; the SVG scales to the page width */
+#define CW 420.0
+#define CH 240.0
+#define ML 54.0
+#define MR 12.0
+#define MT 14.0
+#define MB 38.0
+
+static const char css[] =
+	":root{--fg:#1b1f24;--bg:#fff;--mute:#5b6470;--line:#d8dde3;--card:#f6f8fa;"
+	"--rd:#1f6feb;--wr:#d9480f;--ok:#1a7f37;--mid:#9a6700;--bad:#cf222e}"
+	"@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--bg:#0d1117;--mute:#9198a1;"
+	"--line:#30363d;--card:#161b22;--rd:#4493f8;--wr:#f0883e;--ok:#3fb950;--mid:#d29922;"
+	"--bad:#f85149}}"
+	"*{box-sizing:border-box}"
+	"body{margin:0;background:var(--bg);color:var(--fg);"
+	"font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif}"
+	"main{max-width:960px;margin:0 auto;padding:12px}"
+	"h1{font-size:1.4em;margin:.3em 0}h2{font-size:1.15em;margin:1.4em 0 .5em;"
+	"border-bottom:1px solid var(--line);padding-bottom:.2em}h3{font-size:1em;margin:1em 0 .3em}"
+	".meta,.note{color:var(--mute)}.card{background:var(--card);border:1px solid var(--line);"
+	"border-radius:8px;padding:10px;margin:10px 0}"
+	".scroll{overflow-x:auto}table{border-collapse:collapse;width:100%}"
+	"th,td{text-align:left;padding:4px 6px;border-bottom:1px solid var(--line);vertical-align:top}"
+	"td.n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}"
+	"th{color:var(--mute);font-weight:600}"
+	".t0{color:var(--bad);font-weight:600}.t1{color:var(--mid);font-weight:600}"
+	".t2{color:var(--ok);font-weight:600}"
+	"svg{width:100%;height:auto;display:block}svg text{fill:var(--mute);font-size:13px}"
+	"svg .ax{stroke:var(--line);stroke-width:1}svg .rd{stroke:var(--rd);fill:none;stroke-width:2}"
+	"svg .wr{stroke:var(--wr);fill:none;stroke-width:2}svg .mk-rd{fill:var(--rd)}"
+	"svg .mk-wr{fill:var(--wr)}svg .bar{fill:var(--rd)}svg .bar-rd{fill:var(--ok)}"
+	"svg .avg{stroke:var(--fg);stroke-dasharray:5 4;stroke-width:1.2}"
+	".lg{display:inline-block;width:12px;height:3px;vertical-align:middle;margin:0 4px 0 10px}"
+	".lg-rd{background:var(--rd)}.lg-wr{background:var(--wr)}"
+	"ul.warn li{margin:.3em 0}"
+	"@media (max-width:520px){body{font-size:14px}main{padding:8px}th,td{padding:3px 4px}}";
+
+/* HTML-escapes s (also quotes: the same helper serves attributes). */
+static void esc(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		switch (c) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&#39;", f);
+			break;
+		default:
+			/* control characters have no business in a page */
+			fputc(c < 0x20 && c != '\t' ? '?' : (int)c, f);
+		}
+	}
+}
+
+static void escf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void escf(FILE *f, const char *fmt, ...)
+{
+	char buf[2 * 4096 + 256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	esc(f, buf);
+}
+
+static const char *or_unknown(const char *s)
+{
+	return s && *s ? s : "unknown";
+}
+
+static const char *yes_no(enum mbool b)
+{
+	return b == MB_TRUE ? "yes" : b == MB_FALSE ? "no" : "unknown";
+}
+
+/* A table row: label, then the escaped formatted value. */
+static void row(FILE *f, const char *label, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void row(FILE *f, const char *label, const char *fmt, ...)
+{
+	char buf[2 * 4096 + 256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fputs("<tr><th>", f);
+	esc(f, label);
+	fputs("</th><td>", f);
+	esc(f, buf);
+	fputs("</td></tr>\n", f);
+}
+
+/* Smallest 1, 2, 2.5 or 5 x 10^k at or above v (v > 0). */
+static double nice_ceil(double v)
+{
+	static const double m[] = { 1, 2, 2.5, 5, 10 };
+	double p;
+
+	if (!(v > 0) || !isfinite(v))
+		return 1;
+	p = pow(10, floor(log10(v)));
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+		if (m[i] * p >= v * (1 - 1e-12))
+			return m[i] * p;
+	return 10 * p;
+}
+
+static void fmt_axis(char *buf, size_t n, double v)
+{
+	fmt_num2str(buf, n, v, false, NULL);
+}
+
+static double px(double x, double x0, double x1)
+{
+	return x1 > x0 ? ML + (x - x0) / (x1 - x0) * (CW - ML - MR) : ML;
+}
+
+static double py(double y, double y0, double y1)
+{
+	return y1 > y0 ? CH - MB - (y - y0) / (y1 - y0) * (CH - MT - MB) : CH - MB;
+}
+
+static void svg_open(FILE *f, const char *cls, const char *label)
+{
+	fprintf(f, "<svg class=\"%s\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"", cls, CW, CH);
+	esc(f, label);
+	fputs("\" preserveAspectRatio=\"xMidYMid meet\">\n", f);
+	fprintf(f, "<line class=\"ax\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", ML, CH - MB,
+		CW - MR, CH - MB);
+	fprintf(f, "<line class=\"ax\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", ML, MT, ML,
+		CH - MB);
+}
+
+static void svg_ylabel(FILE *f, const char *text)
+{
+	fprintf(f, "<text x=\"12\" y=\"%.1f\" transform=\"rotate(-90 12 %.1f)\" "
+		"text-anchor=\"middle\">", (MT + CH - MB) / 2, (MT + CH - MB) / 2);
+	esc(f, text);
+	fputs("</text>\n", f);
+}
+
+static void svg_xlabel(FILE *f, const char *text)
+{
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", (ML + CW - MR) / 2, CH - 4);
+	esc(f, text);
+	fputs("</text>\n", f);
+}
+
+/* Horizontal grid line with its label at y (data units) on a linear axis. */
+static void svg_ytick(FILE *f, double y, double y0, double y1, const char *label)
+{
+	double yy = py(y, y0, y1);
+
+	fprintf(f, "<line class=\"ax\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+		"stroke-dasharray=\"2 3\"/>\n", ML, yy, CW - MR, yy);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", ML - 6, yy + 4);
+	esc(f, label);
+	fputs("</text>\n", f);
+}
+
+static void svg_xtick(FILE *f, double xx, const char *label)
+{
+	fprintf(f, "<line class=\"ax\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", xx, CH - MB,
+		xx, CH - MB + 4);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", xx, CH - MB + 17);
+	esc(f, label);
+	fputs("</text>\n", f);
+}
+
+/* --- random I/O: IOPS per second, one polyline per direction --- */
+
+static void chart_timeline(FILE *f, const struct rand_pass_result *p, unsigned idx)
+{
+	static const char *const cls[2] = { "rd", "wr" }, *const dname[2] = { "read", "write" };
+	unsigned n = 0, step;
+	double ymax = 0;
+	char lbl[48];
+
+	for (int d = 0; d < 2; d++) {
+		const struct rand_dir_result *r = &p->dir_res[d];
+
+		if (!r->present)
+			continue;
+		if (r->ntimeline > n)
+			n = r->ntimeline;
+		for (unsigned i = 0; i < r->ntimeline; i++)
+			if (r->timeline[i] > ymax)
+				ymax = r->timeline[i];
+	}
+	if (n == 0) {
+		fputs("<p class=\"note\">No whole second was measured: no IOPS timeline.</p>\n", f);
+		return;
+	}
+	ymax = nice_ceil(ymax > 0 ? ymax : 1);
+	snprintf(lbl, sizeof(lbl), "IOPS per second, pass %u", idx + 1);
+	svg_open(f, "timeline", lbl);
+	for (int t = 1; t <= 4; t++) {
+		fmt_axis(lbl, sizeof(lbl), ymax * t / 4);
+		svg_ytick(f, ymax * t / 4, 0, ymax, lbl);
+	}
+	svg_ytick(f, 0, 0, ymax, "0");
+	/* x: the end of second i at i + 1; 0 .. n */
+	step = n <= 10 ? 1 : n <= 30 ? 5 : n <= 120 ? 10 : n <= 300 ? 30 : 60;
+	for (unsigned s = 0; s <= n; s += step) {
+		snprintf(lbl, sizeof(lbl), "%u", s);
+		svg_xtick(f, px(s, 0, n), lbl);
+	}
+	svg_ylabel(f, "IOPS");
+	svg_xlabel(f, "seconds into the measured window");
+	for (int d = 0; d < 2; d++) {
+		const struct rand_dir_result *r = &p->dir_res[d];
+
+		if (!r->present || r->ntimeline == 0)
+			continue;
+		fprintf(f, "<polyline class=\"%s tl-%s\" data-pass=\"%u\" data-n=\"%u\" points=\"", cls[d],
+			dname[d], idx, r->ntimeline);
+		for (unsigned i = 0; i < r->ntimeline; i++)
+			fprintf(f, "%s%.1f,%.1f", i ? " " : "", px(i + 1, 0, n),
+				py(r->timeline[i], 0, ymax));
+		fputs("\"/>\n", f);
+		if (r->ntimeline <= 60)
+			for (unsigned i = 0; i < r->ntimeline; i++)
+				fprintf(f, "<circle class=\"mk-%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\"/>\n", cls[d],
+					px(i + 1, 0, n), py(r->timeline[i], 0, ymax));
+	}
+	fputs("</svg>\n", f);
+}
+
+/* --- random I/O: clat percentiles on a "nines" x axis and a log y axis --- */
+
+static double nines(double pct)
+{
+	return -log10(1.0 - pct / 100.0);
+}
+
+static void chart_percentiles(FILE *f, const struct rand_pass_result *p, unsigned idx)
+{
+	static const char *const cls[2] = { "rd", "wr" }, *const dname[2] = { "read", "write" };
+	static const double xt[] = { 50, 90, 99, 99.9, 99.99 };
+	static const char *const xl[] = { "p50", "p90", "p99", "p99.9", "p99.99" };
+	double lo = INFINITY, hi = 0, x0 = nines(lat_default_percentiles[0]),
+	       x1 = nines(lat_default_percentiles[LAT_NPCT - 1]);
+	char lbl[48];
+	bool any = false;
+
+	for (int d = 0; d < 2; d++) {
+		const struct rand_dir_result *r = &p->dir_res[d];
+
+		if (!r->present || !r->clat.n)
+			continue;
+		any = true;
+		for (int i = 0; i < LAT_NPCT; i++) {
+			double v = r->clat_pct[i] > 0 ? (double)r->clat_pct[i] : 1;
+
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+	}
+	if (!any)
+		return;
+	/* whole decades of ns around the data */
+	lo = floor(log10(lo));
+	hi = ceil(log10(hi));
+	if (hi <= lo)
+		hi = lo + 1;
+	snprintf(lbl, sizeof(lbl), "completion latency percentiles, pass %u", idx + 1);
+	svg_open(f, "pctl", lbl);
+	for (double e = lo; e <= hi + 1e-9; e += 1) {
+		static const char *const u[] = { "ns", "us", "ms", "s" };
+		int k = (int)e, g = k / 3 < 3 ? k / 3 : 3;
+
+		/* decades: "1 ns", "10 us", "100 ms" */
+		snprintf(lbl, sizeof(lbl), "%.0f %s", pow(10, k - 3 * g), u[g < 0 ? 0 : g]);
+		svg_ytick(f, e, lo, hi, lbl);
+	}
+	for (size_t i = 0; i < sizeof(xt) / sizeof(xt[0]); i++)
+		if (nines(xt[i]) <= x1 + 1e-9)
+			svg_xtick(f, px(nines(xt[i]), x0, x1), xl[i]);
+	svg_ylabel(f, "clat (log)");
+	svg_xlabel(f, "percentile");
+	for (int d = 0; d < 2; d++) {
+		const struct rand_dir_result *r = &p->dir_res[d];
+
+		if (!r->present || !r->clat.n)
+			continue;
+		fprintf(f, "<polyline class=\"%s pct-%s\" data-pass=\"%u\" data-n=\"%d\" points=\"", cls[d],
+			dname[d], idx, LAT_NPCT);
+		for (int i = 0; i < LAT_NPCT; i++) {
+			double v = r->clat_pct[i] > 0 ? (double)r->clat_pct[i] : 1;
+
+			fprintf(f, "%s%.1f,%.1f", i ? " " : "", px(nines(lat_default_percentiles[i]), x0, x1),
+				py(log10(v), lo, hi));
+		}
+		fputs("\"/>\n", f);
+		for (int i = 0; i < LAT_NPCT; i++) {
+			double v = r->clat_pct[i] > 0 ? (double)r->clat_pct[i] : 1;
+
+			fmt_ns(lbl, sizeof(lbl), v);
+			fprintf(f, "<circle class=\"mk-%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\"><title>p%g: %s"
+				"</title></circle>\n", cls[d], px(nines(lat_default_percentiles[i]), x0, x1),
+				py(log10(v), lo, hi), lat_default_percentiles[i], lbl);
+		}
+	}
+	fputs("</svg>\n", f);
+}
+
+static void legend(FILE *f, const struct rand_pass_result *p)
+{
+	fputs("<p class=\"note\">", f);
+	if (p->dir_res[RD].present)
+		fputs("<span class=\"lg lg-rd\"></span>read", f);
+	if (p->dir_res[WR].present)
+		fputs("<span class=\"lg lg-wr\"></span>write", f);
+	fputs("</p>\n", f);
+}
+
+static void dir_row(FILE *f, const struct rand_dir_result *d, const char *name)
+{
+	char iops[32], bw[32], p50[24], p99[24], p999[24], mx[24];
+	int i50 = 6, i99 = 12, i999 = 14; /* lat_default_percentiles: 50, 99, 99.9 */
+
+	fmt_num2str(iops, sizeof(iops), d->iops, false, NULL);
+	fmt_num2str(bw, sizeof(bw), d->bw_bytes, true, "B/s");
+	fprintf(f, "<tr><th>%s</th><td class=\"n\">", name);
+	esc(f, iops);
+	fputs("</td><td class=\"n\">", f);
+	esc(f, bw);
+	if (d->clat.n) {
+		fmt_ns(p50, sizeof(p50), (double)d->clat_pct[i50]);
+		fmt_ns(p99, sizeof(p99), (double)d->clat_pct[i99]);
+		fmt_ns(p999, sizeof(p999), (double)d->clat_pct[i999]);
+		fmt_ns(mx, sizeof(mx), (double)d->clat.max);
+		fprintf(f, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
+			"<td class=\"n\">%s</td></tr>\n", p50, p99, p999, mx);
+	} else {
+		fputs("</td><td colspan=\"4\">no completed I/O</td></tr>\n", f);
+	}
+}
+
+static void html_rand(FILE *f, const struct bench_report *rep)
+{
+	const struct rand_result *r = &rep->rand;
+
+	fputs("<section id=\"rand\"><h2>Random I/O (fio-style)</h2>\n", f);
+	for (unsigned i = 0; i < r->npass; i++) {
+		const struct rand_pass_result *p = &r->pass[i];
+
+		fputs("<div class=\"card pass\"><h3>", f);
+		escf(f, "%s", p->name);
+		fputs("</h3>\n<p class=\"meta\">", f);
+		if (p->rw == RW_RANDRW)
+			escf(f, "randrw %u/%u", p->rwmixread, 100 - p->rwmixread);
+		else
+			escf(f, "%s", rand_rw_names[p->rw]);
+		escf(f, ", bs %u B, qd %u x %u job%s, file %llu MiB, in %s", p->bs, p->iodepth_used,
+		     p->jobs, p->jobs == 1 ? "" : "s", (unsigned long long)(p->size_bytes >> 20),
+		     p->dir ? p->dir : "?");
+		fputs("<br>", f);
+		if (p->runtime_ms)
+			escf(f, "%s, %s, %.2f s measured after %.1f s ramp, %s data",
+			     p->engine[0] ? p->engine : "unknown engine",
+			     p->direct ? "O_DIRECT" : "BUFFERED (page cache)",
+			     (double)p->runtime_ms / 1000.0, (double)p->ramp_ms / 1000.0,
+			     p->zero_data ? "zero" : "random");
+		if (p->status != BENCH_OK)
+			escf(f, "%s%s%s%s", p->runtime_ms ? "; " : "", bench_status_name(p->status),
+			     p->reason[0] ? ": " : "", p->reason);
+		fputs("</p>\n", f);
+		if (!p->runtime_ms) {
+			fputs("</div>\n", f);
+			continue;
+		}
+		fputs("<div class=\"scroll\"><table><tr><th></th><th>IOPS</th><th>bandwidth</th>"
+		      "<th>p50</th><th>p99</th><th>p99.9</th><th>max</th></tr>\n", f);
+		if (p->dir_res[RD].present)
+			dir_row(f, &p->dir_res[RD], "read");
+		if (p->dir_res[WR].present)
+			dir_row(f, &p->dir_res[WR], "write");
+		fputs("</table></div>\n", f);
+		legend(f, p);
+		chart_timeline(f, p, i);
+		chart_percentiles(f, p, i);
+		fputs("</div>\n", f);
+	}
+	fputs("</section>\n", f);
+}
+
+/* --- sequential: one bar per write run, the average as a dashed line, the read --- */
+
+static void chart_seq(FILE *f, const struct seq_dir_result *r, unsigned di)
+{
+	unsigned nb = r->nruns + (r->read.mbps.ok ? 1 : 0);
+	double ymax = 0, slot, bw;
+	char lbl[64];
+
+	if (nb == 0)
+		return;
+	for (unsigned i = 0; i < r->nruns; i++)
+		ymax = r->runs[i].mbps > ymax ? r->runs[i].mbps : ymax;
+	if (r->read.mbps.ok && r->read.mbps.v > ymax)
+		ymax = r->read.mbps.v;
+	ymax = nice_ceil(ymax > 0 ? ymax : 1);
+	snprintf(lbl, sizeof(lbl), "sequential runs in MB/s, directory %u", di + 1);
+	svg_open(f, "seqbars", lbl);
+	for (int t = 1; t <= 4; t++) {
+		fmt_axis(lbl, sizeof(lbl), ymax * t / 4);
+		svg_ytick(f, ymax * t / 4, 0, ymax, lbl);
+	}
+	svg_ytick(f, 0, 0, ymax, "0");
+	svg_ylabel(f, "MB/s");
+	slot = (CW - ML - MR) / nb;
+	bw = slot * 0.6;
+	for (unsigned i = 0; i < nb; i++) {
+		bool rd = i == r->nruns;
+		double v = rd ? r->read.mbps.v : r->runs[i].mbps, x = ML + slot * i + (slot - bw) / 2;
+		double y = py(v, 0, ymax);
+
+		fprintf(f, "<rect class=\"%s\" data-mbps=\"%.1f\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+			"height=\"%.1f\"/>\n", rd ? "bar-rd" : "bar", v, x, y, bw, CH - MB - y);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n", x + bw / 2,
+			y - 4 > MT ? y - 4 : MT + 10, v);
+		if (rd)
+			snprintf(lbl, sizeof(lbl), "read%s", r->read.direct == MB_TRUE ? "" : " (buffered)");
+		else
+			snprintf(lbl, sizeof(lbl), "run %u%s", i + 1, r->runs[i].outlier ? " *" : "");
+		svg_xtick(f, x + bw / 2, lbl);
+	}
+	if (r->avg_mbps.ok) {
+		double y = py(r->avg_mbps.v, 0, ymax);
+
+		fprintf(f, "<line class=\"avg\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", ML,
+			y, CW - MR, y);
+	}
+	fputs("</svg>\n", f);
+}
+
+static void html_seq(FILE *f, const struct bench_report *rep, const struct bench_plan *plan)
+{
+	const struct seq_result *s = &rep->seq;
+
+	fputs("<section id=\"seq\"><h2>Sequential I/O (dd-style)</h2>\n", f);
+	for (unsigned i = 0; i < s->ndirs; i++) {
+		const struct seq_dir_result *r = &s->dirs[i];
+
+		fputs("<div class=\"card\"><div class=\"scroll\"><table>\n", f);
+		row(f, "Directory", "%s (%s)", r->dir, r->fstype[0] ? r->fstype : "filesystem unknown");
+		if (r->size_bytes)
+			row(f, "Method", "%s, %llu MiB x %u in %u KiB blocks%s",
+			    r->direct == MB_TRUE ? "O_DIRECT + fdatasync" : "write + fdatasync",
+			    (unsigned long long)(r->size_bytes >> 20), plan->seq.runs, r->bs >> 10,
+			    r->scaled_down ? " (scaled down to fit the free space)" : "");
+		if (r->status != SEQ_DONE)
+			row(f, "Status", "%s", r->reason[0] ? r->reason : "not completed");
+		for (unsigned k = 0; k < r->nruns; k++) {
+			char lab[32];
+
+			snprintf(lab, sizeof(lab), "Run %u", k + 1);
+			row(f, lab, "%.0f MB/s (%.0f MiB/s), flush %.2f s%s", r->runs[k].mbps,
+			    r->runs[k].mibps, r->runs[k].flush_seconds,
+			    r->runs[k].outlier ? " (outlier)" : "");
+		}
+		if (r->avg_mbps.ok && r->avg_mibps.ok)
+			row(f, "Average", "%.1f MB/s (%.1f MiB/s)", r->avg_mbps.v, r->avg_mibps.v);
+		if (r->cov.ok)
+			row(f, "Spread", "CoV %.1f %%", r->cov.v * 100);
+		if (r->read.mbps.ok)
+			row(f, "Read", "%.0f MB/s (%s)", r->read.mbps.v,
+			    r->read.direct == MB_TRUE ? "O_DIRECT" : "buffered, page cache dropped");
+		else
+			row(f, "Read", "unknown%s%s", r->read.reason[0] ? ": " : "", r->read.reason);
+		fputs("</table></div>\n", f);
+		chart_seq(f, r, i);
+		fputs("<p class=\"note\">Bars: each write run (open to fdatasync) and the read; "
+		      "dashed line: the average of the write runs.</p></div>\n", f);
+	}
+	fputs("</section>\n", f);
+}
+
+/* --- grades, system, warnings --- */
+
+static void html_grades(FILE *f, const struct bench_report *rep)
+{
+	const struct grade_result *g = &rep->grade;
+	char num[32];
+
+	if (!g->graded)
+		return;
+	fputs("<section id=\"grades\"><h2>Grades</h2>\n<div class=\"scroll\"><table>"
+	      "<tr><th>metric</th><th>value</th><th>grade</th><th>meaning</th></tr>\n", f);
+	for (unsigned i = 0; i < g->n; i++) {
+		const struct grade *x = &g->g[i];
+		int t = x->ntiers < 2 ? 1 : x->rank == 0 ? 0 : x->rank + 1 >= x->ntiers ? 2 : 1;
+
+		grade_fmt_value(num, sizeof(num), x->value);
+		fputs("<tr><td>", f);
+		esc(f, x->metric);
+		fputs("</td><td class=\"n\">", f);
+		escf(f, "%s %s", num, x->unit);
+		fprintf(f, "</td><td class=\"t%d\">", t);
+		esc(f, x->label);
+		fputs("</td><td>", f);
+		esc(f, x->meaning);
+		fputs("</td></tr>\n", f);
+	}
+	for (unsigned i = 0; i < g->metrics.n; i++) {
+		const struct metric *m = &g->metrics.m[i];
+
+		if (m->measured || !m->selected || !m->why_not[0])
+			continue;
+		fputs("<tr><td>", f);
+		esc(f, m->name);
+		fputs("</td><td class=\"n\">not graded</td><td></td><td>", f);
+		esc(f, m->why_not);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table></div>\n<p><b>Verdict:</b> ", f);
+	esc(f, g->verdict);
+	fputs("</p>\n", f);
+	if (g->nreq) {
+		fprintf(f, "<h3>Requirements: %s</h3>\n<ul>\n", g->requirements_failed ? "FAILED" : "met");
+		for (unsigned i = 0; i < g->nreq; i++) {
+			const struct require_result *r = &g->req[i];
+
+			grade_fmt_value(num, sizeof(num), r->value);
+			fprintf(f, "<li class=\"%s\">", r->passed ? "t2" : "t0");
+			if (r->passed)
+				escf(f, "pass %s (measured %s)", r->req.text, num);
+			else
+				escf(f, "FAIL %s: %s", r->req.text, r->reason);
+			fputs("</li>\n", f);
+		}
+		fputs("</ul>\n", f);
+	}
+	fputs("</section>\n", f);
+}
+
+static void bytes_str(char *buf, size_t n, struct mu64 v)
+{
+	if (v.ok)
+		fmt_bytes(buf, n, v.v);
+	else
+		snprintf(buf, n, "unknown");
+}
+
+static void html_sysinfo(FILE *f, const struct bench_report *rep)
+{
+	const struct sysinfo *si = &rep->sys;
+	const struct sys_cpu *c = &si->cpu;
+	const struct sys_mem *m = &si->mem;
+	char a[32], b[32], d[32];
+
+	fputs("<section id=\"system\"><h2>System</h2>\n<div class=\"scroll\"><table>\n", f);
+	row(f, "CPU Model", "%s", or_unknown(c->model));
+	if (c->online.ok)
+		snprintf(a, sizeof(a), "%llu", (unsigned long long)c->online.v);
+	else
+		snprintf(a, sizeof(a), "unknown");
+	if (c->usable.ok)
+		snprintf(b, sizeof(b), " (%llu usable)", (unsigned long long)c->usable.v);
+	else
+		snprintf(b, sizeof(b), " (usable unknown)");
+	if (c->freq_mhz.ok)
+		row(f, "CPU Cores", "%s%s @ %.3f MHz", a, b, c->freq_mhz.v);
+	else
+		row(f, "CPU Cores", "%s%s @ unknown MHz", a, b);
+	if (c->quota_limited == MB_TRUE && c->quota_cpus.ok)
+		row(f, "CPU Quota", "%.2f CPUs (%s)", c->quota_cpus.v, c->quota_source);
+	else
+		row(f, "CPU Quota", "%s", c->quota_limited == MB_FALSE ? "none" : "unknown");
+	bytes_str(a, sizeof(a), c->cache_bytes);
+	row(f, "CPU Cache", "%s", a);
+	row(f, "AES-NI", "%s", yes_no(c->aes));
+	row(f, "VM-x/AMD-V", "%s", yes_no(c->virt_flag));
+	bytes_str(a, sizeof(a), m->ram_total);
+	bytes_str(b, sizeof(b), m->ram_used);
+	bytes_str(d, sizeof(d), m->ram_avail);
+	row(f, "Total RAM", "%s (%s used, %s available)", a, b, d);
+	if (m->cgroup_limited == MB_TRUE) {
+		bytes_str(a, sizeof(a), m->cgroup_limit);
+		row(f, "RAM Limit (cgroup)", "%s", a);
+	}
+	bytes_str(a, sizeof(a), m->swap_total);
+	bytes_str(b, sizeof(b), m->swap_used);
+	row(f, "Total Swap", "%s (%s used)", a, b);
+	for (unsigned i = 0; i < si->ndirs; i++) {
+		const struct fs_info *fs = &si->dirs[i].fs;
+
+		row(f, "Disk", "%s", fs->path[0] ? fs->path : si->dirs[i].arg);
+		if (fs->mount_known)
+			row(f, "  Filesystem", "%s on %s, mounted on %s", or_unknown(fs->fstype),
+			    or_unknown(fs->device), or_unknown(fs->mountpoint));
+		if (fs->space_known) {
+			fmt_bytes(a, sizeof(a), fs->total_bytes);
+			fmt_bytes(b, sizeof(b), fs->used_bytes);
+			fmt_bytes(d, sizeof(d), fs->avail_bytes);
+			row(f, "  Size", "%s (%s used, %s available)", a, b, d);
+		}
+	}
+	if (si->uptime_s.ok)
+		row(f, "Uptime", "%.1f days", si->uptime_s.v / 86400);
+	else
+		row(f, "Uptime", "unknown");
+	if (si->load_avg[0].ok && si->load_avg[1].ok && si->load_avg[2].ok)
+		row(f, "Load Average", "%.2f, %.2f, %.2f", si->load_avg[0].v, si->load_avg[1].v,
+		    si->load_avg[2].v);
+	else
+		row(f, "Load Average", "unknown");
+	row(f, "OS", "%s", or_unknown(si->os.name));
+	row(f, "Arch", "%s", or_unknown(si->os.arch));
+	row(f, "Kernel", "%s", or_unknown(si->os.kernel));
+	row(f, "TCP CC", "%s", or_unknown(si->net.tcp_cc));
+	row(f, "Virtualization", "%s%s%s%s", or_unknown(si->virt), si->hypervisor[0] ? " (hypervisor: " : "",
+	    si->hypervisor, si->hypervisor[0] ? ")" : "");
+	row(f, "IPv4/IPv6", "%s / %s", yes_no(si->net.ipv4), yes_no(si->net.ipv6));
+	fputs("</table></div></section>\n", f);
+}
+
+static void html_notes(FILE *f, const struct bench_report *rep)
+{
+	bool any = false;
+
+	for (int i = 0; i < MOD_COUNT; i++) {
+		const struct mod_outcome *o = &rep->outcome[i];
+
+		if (o->status == BENCH_NOT_RUN || o->status == BENCH_OK)
+			continue;
+		if (!any)
+			fputs("<section id=\"modules\"><h2>Modules not completed</h2>\n<ul>\n", f);
+		any = true;
+		fputs("<li>", f);
+		escf(f, "%s: %s%s%s", bench_modules[i]->name, bench_status_name(o->status),
+		     o->reason[0] ? ": " : "", o->reason);
+		fputs("</li>\n", f);
+	}
+	if (any)
+		fputs("</ul></section>\n", f);
+	if (!rep->nwarn)
+		return;
+	fputs("<section id=\"warnings\"><h2>Warnings</h2>\n<ul class=\"warn\">\n", f);
+	for (unsigned i = 0; i < rep->nwarn; i++) {
+		fputs("<li>", f);
+		esc(f, rep->warnings[i]);
+		fputs("</li>\n", f);
+	}
+	fputs("</ul></section>\n", f);
+}
+
+int render_html(FILE *f, const struct bench_report *rep, const struct bench_plan *plan)
+{
+	char when[64];
+	struct tm tm;
+
+	gmtime_r(&rep->start_real.tv_sec, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<title>vpsbench report ", f);
+	esc(f, when);
+	fprintf(f, "</title>\n<style>%s</style>\n</head><body><main>\n<h1>vpsbench report</h1>\n"
+		"<p class=\"meta\">", css);
+	escf(f, "vpsbench %s, %s, profile %s, finished in %.1f s%s", VPSBENCH_VERSION, when,
+	     plan->profile, rep->elapsed_s,
+	     rep->interrupted ? " (interrupted: results incomplete)" : "");
+	fputs("</p>\n", f);
+	html_grades(f, rep);
+	if (render_section_ran(rep, MOD_seq))
+		html_seq(f, rep, plan);
+	if (render_section_ran(rep, MOD_rand))
+		html_rand(f, rep);
+	if (render_section_ran(rep, MOD_sysinfo))
+		html_sysinfo(f, rep);
+	html_notes(f, rep);
+	fputs("</main></body></html>\n", f);
+	return ferror(f) ? -1 : 0;
+}

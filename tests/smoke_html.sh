@@ -1,0 +1,188 @@
+# smoke_html.sh — --html of a real short run: self-contained, escaped, the SVG
+# polylines carry as many points as the JSON report of the same run has
+# seconds and percentiles, and headless Chromium renders it at phone width
+# without console errors into a screenshot that is not blank.
+. tests/lib.sh
+tmp=$(t_tmpdir); trap 'rm -rf "$tmp"' EXIT
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+
+# a directory name that needs escaping
+dir="$tmp/d<b&\"q'>"
+mkdir "$dir"
+"$VPSBENCH" --dir "$dir" --only seq,rand --seq-size 64M --seq-runs 2 --size 16M --runtime 3s \
+	--ramp 0 --html "$tmp/r.html" --output "$tmp/r.json" --quiet >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && [ -s "$tmp/r.html" ] && [ -s "$tmp/r.json" ] && [ ! -s "$tmp/err" ]; then
+	t_ok html_written
+else
+	t_fail html_written "rc=$rc $(head -c 300 "$tmp/err")"
+fi
+[ -z "$(ls -A "$dir")" ] && t_ok no_test_files_left || t_fail no_test_files_left "$(ls -A "$dir")"
+
+# structure: points per polyline against the JSON, bars, escaping, nothing external
+python3 - "$tmp/r.html" "$tmp/r.json" "$dir" >"$tmp/py" 2>&1 <<'EOF'
+import html.parser, json, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+rep = json.load(open(sys.argv[2]))
+raw_dir = sys.argv[3]
+
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.poly, self.rects, self.svgs, self.bad, self.viewport = [], 0, 0, [], False
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "svg":
+            self.svgs += 1
+            if "viewBox" not in attrs and "viewbox" not in a:
+                self.bad.append("svg without viewBox")
+        if tag == "polyline":
+            self.poly.append(a)
+        if tag == "rect":
+            self.rects += 1
+        if tag in ("script", "img", "link", "iframe", "object", "embed"):
+            self.bad.append("external or script element " + tag)
+        if tag == "meta" and a.get("name") == "viewport":
+            self.viewport = True
+        for k, v in attrs:
+            if k in ("src", "href") or (v and ("http:" in v or "https:" in v)):
+                self.bad.append("reference %s=%s" % (k, v))
+p = P()
+p.feed(page)
+fails = list(p.bad)
+if not p.viewport:
+    fails.append("no viewport meta")
+if "url(" in page or "@import" in page:
+    fails.append("CSS loads something")
+passes = rep["rand"]["passes"]
+checked = 0
+for i, ps in enumerate(passes):
+    for d in ("read", "write"):
+        if d not in ps:
+            continue
+        want = len(ps[d]["iops_timeline"])
+        got = [x for x in p.poly if x.get("class", "").endswith("tl-" + d) and x.get("data-pass") == str(i)]
+        if want == 0:
+            continue
+        if len(got) != 1:
+            fails.append("pass %d %s: %d timeline polylines" % (i, d, len(got)))
+            continue
+        n = len(got[0]["points"].split())
+        if n != want:
+            fails.append("pass %d %s: %d timeline points, JSON has %d seconds" % (i, d, n, want))
+        checked += 1
+        npct = len(ps[d]["clat_ns"].get("percentile", {}))
+        pc = [x for x in p.poly if x.get("class", "").endswith("pct-" + d) and x.get("data-pass") == str(i)]
+        if len(pc) != 1 or len(pc[0]["points"].split()) != npct or npct < 10:
+            fails.append("pass %d %s: percentile curve %s vs %d percentiles" %
+                         (i, d, [len(x["points"].split()) for x in pc], npct))
+        checked += 1
+seq = rep["seq"]["dirs"][0] if "dirs" in rep["seq"] else rep["seq"]
+bars = len(seq["write"]["runs"]) + (1 if seq["read"].get("mbps") is not None else 0)
+if p.rects != bars or bars < 3:
+    fails.append("%d bars, want %d (runs + read)" % (p.rects, bars))
+if raw_dir in page or "d&lt;b&amp;&quot;q&#39;&gt;" not in page:
+    fails.append("directory name not escaped")
+for h in ("Grades", "Sequential", "Random"):
+    if h not in page:
+        fails.append("no section " + h)
+print("checked %d polylines, %d bars, %d svgs" % (checked, p.rects, p.svgs))
+if checked < 6:
+    fails.append("only %d polylines checked, want >= 6 (randrw read+write, randread)" % checked)
+for f in fails:
+    print("FAIL:", f)
+sys.exit(1 if fails else 0)
+EOF
+if [ $? -eq 0 ]; then t_ok html_structure; else t_fail html_structure "$(tr '\n' ' ' < "$tmp/py" | head -c 600)"; fi
+
+# the system section (sysinfo is not part of the run above)
+"$VPSBENCH" --only sysinfo --html "$tmp/s.html" --quiet >/dev/null 2>"$tmp/err"; rc=$?
+if [ $rc -eq 0 ] && grep -q '<section id="system">' "$tmp/s.html" && grep -q '<th>CPU Model</th>' "$tmp/s.html" \
+   && grep -q '<th>Kernel</th><td>'"$(uname -r)"'</td>' "$tmp/s.html"; then t_ok html_system
+else t_fail html_system "rc=$rc $(head -c 200 "$tmp/err")"; fi
+
+# a page that cannot be written: exit 2, one message naming the file
+"$VPSBENCH" --only sysinfo --html "$tmp/nodir/x.html" --quiet >/dev/null 2>"$tmp/err"; rc=$?
+if [ $rc -eq 2 ] && grep -q "nodir/x.html" "$tmp/err" && grep -q "No such file" "$tmp/err"; then
+	t_ok html_unwritable_exit2
+else
+	t_fail html_unwritable_exit2 "rc=$rc $(head -c 200 "$tmp/err")"
+fi
+
+if [ -z "$CHROMIUM" ]; then
+	t_skip html_chromium "chromium not installed (apt-get install chromium)"
+	t_summary html
+	exit
+fi
+
+# shot FILE PNG LOG: headless render at phone width, console to LOG
+shot() {
+	local prof; prof=$(mktemp -d "$tmp/prof.XXXXXX")
+	timeout 90 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$prof" --enable-logging=stderr --v=0 --window-size=412,2000 \
+		--screenshot="$2" "file://$1" >"$3" 2>&1
+}
+console_errors() { grep -E 'Uncaught|CONSOLE\(|ERROR:CONSOLE|Failed to load resource' "$1"; }
+
+# the console check itself must see a broken page
+printf '<!DOCTYPE html><html><body><p>x</p><script>vpsbench_no_such_function();</script></body></html>\n' \
+	>"$tmp/broken.html"
+shot "$tmp/broken.html" "$tmp/broken.png" "$tmp/broken.log"
+console_errors "$tmp/broken.log" >/dev/null && t_ok console_check_sees_errors \
+	|| t_fail console_check_sees_errors "no error logged for a page that throws"
+
+shot "$tmp/r.html" "$tmp/r.png" "$tmp/r.log"; rc=$?
+if [ $rc -eq 0 ] && [ -s "$tmp/r.png" ]; then t_ok chromium_screenshot
+else t_fail chromium_screenshot "rc=$rc $(tail -c 300 "$tmp/r.log")"; fi
+if console_errors "$tmp/r.log" >"$tmp/cons"; then
+	t_fail no_console_errors "$(head -c 300 "$tmp/cons")"
+else
+	t_ok no_console_errors
+fi
+
+# not blank: decode the PNG (zlib + scanline filters, stdlib only)
+python3 - "$tmp/r.png" >"$tmp/png" 2>&1 <<'EOF'
+import struct, sys, zlib
+d = open(sys.argv[1], "rb").read()
+assert d[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+pos, idat = 8, b""
+while pos < len(d):
+    n, t = struct.unpack(">I4s", d[pos:pos + 8])
+    body = d[pos + 8:pos + 8 + n]
+    if t == b"IHDR":
+        w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+    elif t == b"IDAT":
+        idat += body
+    pos += 12 + n
+assert depth == 8 and ctype in (2, 6), "unexpected PNG format %d/%d" % (depth, ctype)
+bpp = 3 if ctype == 2 else 4
+raw, stride = zlib.decompress(idat), w * bpp
+prev, i, colors, nonwhite = bytearray(stride), 0, set(), 0
+for y in range(h):
+    f, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
+    i += 1 + stride
+    for x in range(stride):
+        a = line[x - bpp] if x >= bpp else 0
+        b = prev[x]
+        c = prev[x - bpp] if x >= bpp else 0
+        if f == 1: line[x] = (line[x] + a) & 255
+        elif f == 2: line[x] = (line[x] + b) & 255
+        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+        elif f == 4:
+            pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    for x in range(0, stride, bpp):
+        px = bytes(line[x:x + 3])
+        colors.add(px)
+        if px != b"\xff\xff\xff":
+            nonwhite += 1
+    prev = line
+share = nonwhite / (w * h)
+print("%dx%d, %d colours, %.1f%% not white" % (w, h, len(colors), share * 100))
+sys.exit(0 if len(colors) >= 50 and share >= 0.03 else 1)
+EOF
+if [ $? -eq 0 ]; then t_ok screenshot_not_blank "$(cat "$tmp/png")"
+else t_fail screenshot_not_blank "$(tr '\n' ' ' < "$tmp/png" | head -c 300)"; fi
+echo "  $(cat "$tmp/png")"
+t_summary html
