@@ -109,6 +109,9 @@ bool seq_zfs_space_low(uint64_t avail, unsigned inflation);
  */
 void seq_stamp(void *block, uint32_t bs, uint64_t offset, uint64_t tag, uint64_t nonce);
 
+/* "ok", "skipped", "aborted", "failed", "incomplete", "not_run" (JSON and text). */
+const char *seq_pass_status_name(enum seq_pass_status s);
+
 /* "1st", "2nd", "3rd", "4th", ..., "11th", "12th", "21st". */
 const char *seq_ordinal(unsigned n, char *buf, size_t len);
 

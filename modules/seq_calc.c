@@ -120,3 +120,21 @@ const char *seq_ordinal(unsigned n, char *buf, size_t len)
 	snprintf(buf, len, "%u%s", n, suf);
 	return buf;
 }
+
+const char *seq_pass_status_name(enum seq_pass_status s)
+{
+	switch (s) {
+	case SEQ_DONE:
+		return "ok";
+	case SEQ_SKIPPED:
+		return "skipped";
+	case SEQ_ABORTED:
+		return "aborted";
+	case SEQ_FAILED:
+		return "failed";
+	case SEQ_INCOMPLETE:
+		return "incomplete";
+	default:
+		return "not_run";
+	}
+}

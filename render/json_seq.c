@@ -7,24 +7,6 @@
 
 #ifdef HAVE_CJSON
 
-static const char *pass_status(enum seq_pass_status s)
-{
-	switch (s) {
-	case SEQ_DONE:
-		return "ok";
-	case SEQ_SKIPPED:
-		return "skipped";
-	case SEQ_ABORTED:
-		return "aborted";
-	case SEQ_FAILED:
-		return "failed";
-	case SEQ_INCOMPLETE:
-		return "incomplete";
-	default:
-		return "not_run";
-	}
-}
-
 static struct mdbl num(double v, bool ok)
 {
 	return (struct mdbl){ v, ok };
@@ -39,7 +21,7 @@ static int seq_dir_fill(cJSON *o, const struct seq_result *s, const struct seq_d
 	json_add_str(o, "fstype", r->fstype);
 	json_add_str(o, "mountpoint", r->mountpoint);
 	json_add_str(o, "device", r->device);
-	cJSON_AddStringToObject(o, "status", pass_status(r->status));
+	cJSON_AddStringToObject(o, "status", seq_pass_status_name(r->status));
 	json_add_str(o, "reason", r->reason);
 	json_add_mbool(o, "direct", r->direct);
 	cJSON_AddBoolToObject(o, "direct_requested", r->direct_requested);

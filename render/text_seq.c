@@ -8,24 +8,6 @@
 
 #include "render.h"
 
-static const char *status_text(enum seq_pass_status s)
-{
-	switch (s) {
-	case SEQ_DONE:
-		return "ok";
-	case SEQ_SKIPPED:
-		return "skipped";
-	case SEQ_ABORTED:
-		return "aborted";
-	case SEQ_FAILED:
-		return "failed";
-	case SEQ_INCOMPLETE:
-		return "incomplete";
-	default:
-		return "not run";
-	}
-}
-
 static void text_seq_dir(FILE *f, const struct bench_report *rep, const struct bench_plan *plan,
 			 const struct seq_dir_result *r, bool first, const struct render_style *st)
 {
@@ -52,7 +34,7 @@ static void text_seq_dir(FILE *f, const struct bench_report *rep, const struct b
 		"random, every 512-byte sector unique");
 
 	if (r->status != SEQ_DONE)
-		text_kv(f, st, "Status", "%s%s%s", status_text(r->status), r->reason[0] ? ": " : "",
+		text_kv(f, st, "Status", "%s%s%s", seq_pass_status_name(r->status), r->reason[0] ? ": " : "",
 			r->reason);
 	for (unsigned i = 0; i < r->nruns; i++) {
 		const struct seq_run *x = &r->runs[i];

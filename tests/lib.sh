@@ -12,3 +12,10 @@ t_check() { local n=$1; shift; if "$@"; then t_ok "$n"; else t_fail "$n"; fi; }
 t_summary() { echo "$1: $T_PASS passed, $T_FAIL failed, $T_SKIP skipped"; [ "$T_FAIL" -eq 0 ]; }
 t_is_root() { [ "$(id -u)" -eq 0 ]; }
 t_tmpdir() { mktemp -d "${TMPDIR:-/tmp}/vpsbench-test.XXXXXX"; }
+# t_umount_below DIR: unmounts everything mounted below DIR, deepest first
+t_umount_below() {
+	local m
+	for m in $(awk -v b="$1/" 'index($2, b) == 1 { print $2 }' /proc/mounts | sort -r); do
+		umount "$m" 2>/dev/null
+	done
+}

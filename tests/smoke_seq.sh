@@ -5,10 +5,7 @@
 . tests/lib.sh
 base=$(t_tmpdir)
 cleanup() {
-	local m
-	for m in $(awk -v b="$base/" 'index($2, b) == 1 { print $2 }' /proc/mounts | sort -r); do
-		umount "$m" 2>/dev/null
-	done
+	t_umount_below "$base"
 	rm -rf "$base"
 }
 trap cleanup EXIT

@@ -31,11 +31,9 @@ T=$(t_tmpdir)
 C=$T/root
 SRV_PIDS=''
 cleanup() {
-	local p m
+	local p
 	for p in $SRV_PIDS; do kill "$p" 2>/dev/null; done
-	for m in $(awk -v b="$T/" 'index($2, b) == 1 { print $2 }' /proc/mounts | sort -r); do
-		umount "$m" 2>/dev/null
-	done
+	t_umount_below "$T"
 	rm -rf "$T"
 }
 trap cleanup EXIT
