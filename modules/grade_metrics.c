@@ -130,6 +130,10 @@ static const char *pass_unusable(const struct rand_pass_result *p, char *buf, si
 			 p->reason[0] ? ": " : "", p->reason);
 		return buf;
 	}
+	if (p->runtime_ms == 0) {
+		snprintf(buf, n, "pass %s measured nothing (0 ms)", p->name);
+		return buf;
+	}
 	if (!p->direct) {
 		snprintf(buf, n, "pass %s ran buffered (O_DIRECT refused): not graded", p->name);
 		return buf;

@@ -418,15 +418,18 @@ static struct rand_pass_result *new_result(struct bench_report *rep)
 }
 
 /* Every pass of a dir that cannot run at all gets the same status. */
-static void dir_status(const struct bench_plan *plan, struct bench_report *rep, const char *dir,
+static void dir_status(const struct bench_ctx *ctx, struct bench_report *rep, const char *dir,
 		       enum bench_status st, const char *reason)
 {
+	const struct bench_plan *plan = ctx->plan;
+
 	for (unsigned p = 0; p < plan->nrand; p++) {
 		struct rand_pass_result *res = new_result(rep);
+		unsigned jobs = plan->rand[p].jobs ? plan->rand[p].jobs : ctx->cpus_usable;
 
 		if (!res)
 			return;
-		fill_spec(res, &plan->rand[p], dir, plan->rand[p].jobs, plan->zero_buffers);
+		fill_spec(res, &plan->rand[p], dir, jobs, plan->zero_buffers);
 		pass_status(res, st, "%s", reason);
 	}
 }
@@ -453,7 +456,7 @@ static void run_dir(const struct bench_ctx *ctx, struct bench_report *rep, const
 	if (size < RAND_MIN_FILE) {
 		snprintf(err, sizeof(err), "not enough free space in %s (%lld bytes free)", dir,
 			 (long long)avail);
-		dir_status(plan, rep, dir, BENCH_SKIP, err);
+		dir_status(ctx, rep, dir, BENCH_SKIP, err);
 		return;
 	}
 	if (size < want)
@@ -473,7 +476,7 @@ static void run_dir(const struct bench_ctx *ctx, struct bench_report *rep, const
 		snprintf(err, sizeof(err), "aborted: no space left on %.300s",
 			 fi.mount_known ? fi.mountpoint : dir);
 	if (r < 0) {
-		dir_status(plan, rep, dir, r == -ECANCELED ? BENCH_INCOMPLETE :
+		dir_status(ctx, rep, dir, r == -ECANCELED ? BENCH_INCOMPLETE :
 			   r == -EROFS || r == -EACCES || r == -EPERM ? BENCH_SKIP : BENCH_FAIL, err);
 		return;
 	}

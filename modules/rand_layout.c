@@ -1,9 +1,11 @@
 /*
  * rand_layout.c — creation, layout and O_DIRECT handling of the rand
- * test file.
+ * test file. The layout's writes and fsync() run in a worker thread with a
+ * deadline, so stalled storage ends it as "timeout" instead of hanging.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +16,27 @@
 #include "progress.h"
 #include "rand_layout.h"
 #include "rand_verify.h"
+#include "stall.h"
 
 #define LAYOUT_CHUNK (1u << 20)
+
+/*
+ * The layout's writes and fsync(), done by a worker so that storage that
+ * stalls cannot hang the run. Everything the worker touches lives here
+ * (heap): when the waiter gives up, the struct, its buffer and the
+ * descriptor are leaked on purpose and stay valid for the stuck syscall.
+ */
+struct layout_work {
+	struct stall_worker sw;     /* first: the body casts back; sw.ctx is the worker's */
+	int fd;
+	bool direct;
+	uint64_t size;
+	unsigned char *buf;         /* LAYOUT_CHUNK, page-aligned */
+	int rc;
+	char direct_reason[160];
+	char path[PATH_MAX];
+	char err[384];
+};
 
 uint64_t rand_file_fit(uint64_t want, int64_t avail, uint32_t align)
 {
@@ -73,12 +94,104 @@ static int write_full(int fd, const unsigned char *buf, size_t len, uint64_t off
 	return 0;
 }
 
+/* Messages name long paths; cutting them short is fine. */
+static void werr(struct layout_work *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void werr(struct layout_work *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(w->err, sizeof(w->err), fmt, ap);
+	va_end(ap);
+}
+
+static int set_direct_fd(int fd, bool on)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0)
+		return -errno;
+	fl = on ? fl | O_DIRECT : fl & ~O_DIRECT;
+	if (fcntl(fd, F_SETFL, fl) < 0)
+		return -errno;
+	return 0;
+}
+
+/* The layout writes and the fsync, in the worker: result in w->rc, message in w->err. */
+static void layout_body(struct stall_worker *sw)
+{
+	struct layout_work *w = (struct layout_work *)sw;
+	struct databuf_rng rng;
+	int r;
+
+	databuf_seed(&rng, 0x89ULL ^ w->size);
+	for (uint64_t off = 0; off < w->size; off += LAYOUT_CHUNK) {
+		size_t len = w->size - off < LAYOUT_CHUNK ? (size_t)(w->size - off) : LAYOUT_CHUNK;
+
+		live_publish(live_slot(&sw->ctx, 0), 1, off / LAYOUT_CHUNK, off); /* progress line */
+		if (bench_stopped(&sw->ctx)) {
+			w->rc = -ECANCELED;
+			werr(w, "layout of %s: interrupted", w->path);
+			return;
+		}
+		databuf_fill(&rng, w->buf, len);
+		rand_stamp_verify(w->buf, (uint32_t)len, off, 0);
+		r = write_full(w->fd, w->buf, len, off);
+		if (r == -EINVAL && w->direct && off == 0) {
+			/* refused at the first I/O: go buffered and say so */
+			snprintf(w->direct_reason, sizeof(w->direct_reason),
+				 "filesystem refuses O_DIRECT (first write: %s)", strerror(EINVAL));
+			r = set_direct_fd(w->fd, false);
+			if (r == 0) {
+				w->direct = false;
+				r = write_full(w->fd, w->buf, len, off);
+			}
+		}
+		if (r < 0) {
+			w->rc = r;
+			werr(w, "layout write of %s at %llu: %s", w->path, (unsigned long long)off,
+			     strerror(-r));
+			return;
+		}
+	}
+	if (fsync(w->fd) < 0) {
+		w->rc = -errno;
+		werr(w, "fsync %s: %s", w->path, strerror(-w->rc));
+		return;
+	}
+	w->rc = 0;
+}
+
+static struct layout_work *layout_work_new(const struct bench_ctx *ctx)
+{
+	struct layout_work *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
+	if (posix_memalign((void **)&w->buf, 4096, LAYOUT_CHUNK)) {
+		free(w);
+		return NULL;
+	}
+	if (stall_init(&w->sw, ctx, layout_body) != 0) {
+		free(w->buf);
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+static void layout_work_free(struct layout_work *w)
+{
+	stall_destroy(&w->sw);
+	free(w->buf);
+	free(w);
+}
+
 int rand_file_create(const struct bench_ctx *ctx, const char *dir, uint64_t size,
 		     struct rand_file *f, char *err, size_t errlen)
 {
-	struct databuf_rng rng;
-	unsigned char *buf = NULL;
-	double t0 = mono_s();
+	struct layout_work *w = NULL;
+	double t0 = mono_s(), limit;
 	int r;
 
 	memset(f, 0, sizeof(*f));
@@ -101,11 +214,11 @@ int rand_file_create(const struct bench_ctx *ctx, const char *dir, uint64_t size
 		snprintf(err, errlen, "unlink %s: %s", f->tf.path, strerror(-r));
 		goto fail;
 	}
-	if (posix_memalign((void **)&buf, 4096, LAYOUT_CHUNK)) {
-		buf = NULL;
+	w = layout_work_new(ctx);
+	if (!w) {
 		r = -ENOMEM;
-		snprintf(err, errlen, "layout of %s: cannot allocate %u bytes", f->tf.path,
-			 LAYOUT_CHUNK);
+		snprintf(err, errlen, "layout of %s: cannot allocate %u bytes and a worker",
+			 f->tf.path, LAYOUT_CHUNK);
 		goto fail;
 	}
 	/* reserve the blocks; filesystems without fallocate are fine, a full one is not */
@@ -114,43 +227,38 @@ int rand_file_create(const struct bench_ctx *ctx, const char *dir, uint64_t size
 		snprintf(err, errlen, "layout of %s: fallocate: %s", f->tf.path, strerror(errno));
 		goto fail;
 	}
-	databuf_seed(&rng, 0x89ULL ^ size);
-	for (uint64_t off = 0; off < size; off += LAYOUT_CHUNK) {
-		size_t len = size - off < LAYOUT_CHUNK ? (size_t)(size - off) : LAYOUT_CHUNK;
-
-		live_publish(live_slot(ctx, 0), 1, off / LAYOUT_CHUNK, off); /* progress line */
-		if (bench_stopped(ctx)) {
-			r = -ECANCELED;
+	w->fd = f->tf.fd;
+	w->direct = f->direct;
+	w->size = size;
+	snprintf(w->path, sizeof(w->path), "%s", f->tf.path);
+	limit = stall_deadline_s(size);
+	r = stall_run(ctx, &w->sw, limit);
+	if (r < 0) {
+		if (r == -ETIMEDOUT)
+			snprintf(err, errlen, "timeout: layout in %s did not finish within %g s "
+				 "(storage stalled?)", dir, limit);
+		else
 			snprintf(err, errlen, "layout of %s: interrupted", f->tf.path);
-			goto fail;
-		}
-		databuf_fill(&rng, buf, len);
-		rand_stamp_verify(buf, (uint32_t)len, off, 0);
-		r = write_full(f->tf.fd, buf, len, off);
-		if (r == -EINVAL && f->direct && off == 0) {
-			/* refused at the first I/O: go buffered and say so */
-			snprintf(f->direct_reason, sizeof(f->direct_reason),
-				 "filesystem refuses O_DIRECT (first write: %s)", strerror(EINVAL));
-			r = rand_file_set_direct(f, false);
-			if (r == 0)
-				r = write_full(f->tf.fd, buf, len, off);
-		}
-		if (r < 0) {
-			snprintf(err, errlen, "layout write of %s at %llu: %s", f->tf.path,
-				 (unsigned long long)off, strerror(-r));
-			goto fail;
-		}
+		/* the worker may still write to it: never close or reuse the descriptor */
+		f->tf.fd = -1;
+		testfile_remove(&f->tf);
+		return r;
 	}
-	if (fsync(f->tf.fd) < 0) {
-		r = -errno;
-		snprintf(err, errlen, "fsync %s: %s", f->tf.path, strerror(errno));
+	if (w->direct_reason[0]) {
+		snprintf(f->direct_reason, sizeof(f->direct_reason), "%s", w->direct_reason);
+		f->direct = w->direct;
+	}
+	r = w->rc;
+	if (r < 0) {
+		snprintf(err, errlen, "%s", w->err);
 		goto fail;
 	}
+	layout_work_free(w);
 	f->layout_s = mono_s() - t0;
-	free(buf);
 	return 0;
 fail:
-	free(buf);
+	if (w)
+		layout_work_free(w);
 	testfile_remove(&f->tf);
 	return r;
 }

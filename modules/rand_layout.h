@@ -35,7 +35,10 @@ uint64_t rand_file_fit(uint64_t want, int64_t avail, uint32_t align);
 
 /*
  * Creates the file in dir and lays it out (size bytes). Returns 0,
- * -ECANCELED when stopped, or -errno with err naming file and operation.
+ * -ECANCELED when stopped, -ETIMEDOUT when the writes and fsync() took
+ * longer than max(30 s, size at 1 MB/s) (the stuck worker keeps its
+ * descriptor and buffer; nothing is left on disk), or -errno with err
+ * naming file and operation.
  */
 int rand_file_create(const struct bench_ctx *ctx, const char *dir, uint64_t size,
 		     struct rand_file *f, char *err, size_t errlen);

@@ -5,6 +5,9 @@
  * sequential read of the last file. Blocks are cut from a random pool
  * and stamped per 512-byte sector, so compression and dedupe cannot
  * shortcut them; --zero-fill writes zeros like dd if=/dev/zero.
+ * The I/O of each write run and of the read runs in a worker thread with
+ * a deadline (max(30 s, bytes at 1 MB/s)): stalled storage fails the pass
+ * as "timeout" instead of hanging the run.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +28,7 @@
 #include "plan.h"
 #include "progress.h"
 #include "report.h"
+#include "stall.h"
 #include "testfile.h"
 
 #define SEQ_POOL_TARGET (4u << 20)     /* fits a 64 MiB memory cgroup easily */
@@ -42,7 +46,29 @@ struct seq_data {
 	uint64_t nonce; /* differs per run of vpsbench: no dedupe across runs either */
 };
 
-enum run_rc { RUN_OK, RUN_NODIRECT, RUN_NOSPACE, RUN_SKIP, RUN_FAIL, RUN_STOPPED };
+enum run_rc { RUN_OK, RUN_NODIRECT, RUN_NOSPACE, RUN_SKIP, RUN_FAIL, RUN_STOPPED, RUN_TIMEOUT };
+
+/*
+ * One write run's I/O or one read loop, done by a worker thread so that a
+ * write(), fdatasync() or read() stuck in the kernel cannot hang the run.
+ * Everything the worker touches lives here (heap), so when the waiter gives
+ * up on it the struct, its descriptor and its data pool are leaked on
+ * purpose and the worker can still return from the syscall safely.
+ */
+struct seq_work {
+	struct stall_worker sw;     /* first: the body casts back; sw.ctx is the worker's */
+	struct seq_data d;          /* copy of the pool handle */
+	bool read;                  /* the read loop instead of the write run */
+	int fd;
+	bool direct;
+	uint64_t size, tag;
+	unsigned char *buf;         /* read: into this pool slot */
+	int rc;                     /* write: enum run_rc; read: read_all's return */
+	uint64_t got;               /* read: bytes read */
+	double tf0, t1;             /* write: fdatasync() called / returned */
+	char path[PATH_MAX];
+	char err[384];
+};
 
 /* CLOCK_MONOTONIC cannot fail on Linux; 0 keeps a broken clock visible as nonsense. */
 static double now_s(void)
@@ -182,17 +208,106 @@ static int write_full(const struct bench_ctx *ctx, int fd, const unsigned char *
 	return 0;
 }
 
+/* The write loop and the flush of one run, in the worker; results in w. */
+static void seq_write_body(struct seq_work *w)
+{
+	struct live_slot *ls = live_slot(&w->sw.ctx, 0);
+	uint64_t off;
+	int rc;
+
+	for (off = 0; off < w->size; off += w->d.bs) {
+		live_publish(ls, 1, off / w->d.bs, off); /* one relaxed store pair per block */
+		if (bench_stopped(&w->sw.ctx)) {
+			w->rc = RUN_STOPPED;
+			return;
+		}
+		rc = write_full(&w->sw.ctx, w->fd, seq_block(&w->d, off, w->tag), w->d.bs);
+		if (rc == 0)
+			continue;
+		if (rc == -EINTR) {
+			w->rc = RUN_STOPPED;
+			return;
+		}
+		if (rc == -EINVAL && w->direct && off == 0) {
+			msg(w->err, sizeof(w->err), "first write: %s", strerror(EINVAL));
+			w->rc = RUN_NODIRECT;
+			return;
+		}
+		msg(w->err, sizeof(w->err), "write to %s at offset %" PRIu64 " failed: %s", w->path,
+		    off, strerror(-rc));
+		w->rc = is_nospace(-rc) ? RUN_NOSPACE : RUN_FAIL;
+		return;
+	}
+	w->tf0 = now_s();
+	if (fdatasync(w->fd) < 0) {
+		int e = errno;
+
+		msg(w->err, sizeof(w->err), "fdatasync of %s (%" PRIu64 " bytes written) failed: %s",
+		    w->path, w->size, strerror(e));
+		w->rc = is_nospace(e) ? RUN_NOSPACE : RUN_FAIL;
+		return;
+	}
+	w->t1 = now_s();
+	w->rc = RUN_OK;
+}
+
+static int read_all(const struct bench_ctx *ctx, int fd, unsigned char *buf, uint32_t bs,
+		    uint64_t size, uint64_t *got);
+
+static void seq_work_body(struct stall_worker *sw)
+{
+	struct seq_work *w = (struct seq_work *)sw;
+
+	if (w->read) {
+		w->rc = read_all(&sw->ctx, w->fd, w->buf, w->d.bs, w->size, &w->got);
+		w->t1 = now_s();
+	} else {
+		seq_write_body(w);
+	}
+}
+
+static struct seq_work *seq_work_new(const struct bench_ctx *ctx, const struct seq_data *d,
+				     char *err, size_t errlen)
+{
+	struct seq_work *w = calloc(1, sizeof(*w));
+	int rc;
+
+	if (!w) {
+		msg(err, errlen, "cannot allocate the I/O worker: %s", strerror(ENOMEM));
+		return NULL;
+	}
+	rc = stall_init(&w->sw, ctx, seq_work_body);
+	if (rc != 0) {
+		msg(err, errlen, "setting up the I/O worker: %s", strerror(rc));
+		free(w);
+		return NULL;
+	}
+	w->d = *d;
+	return w;
+}
+
+static void seq_work_free(struct seq_work *w)
+{
+	stall_destroy(&w->sw);
+	free(w);
+}
+
 /*
  * One write run into a fresh file: the clock starts right before open()
  * and stops when fdatasync() returns, so the flush is inside the figure.
+ * The writes and the flush run in a worker with a deadline; on a timeout
+ * or a stuck signal the descriptor is left to the worker (tf->fd = -1) and
+ * *stuck is set: the pool d must not be reused.
  */
 static enum run_rc seq_write_run(const struct bench_ctx *ctx, struct seq_data *d, const char *dir,
 				 bool direct, uint64_t size, uint64_t tag, struct testfile *tf,
-				 struct seq_run *res, char *err, size_t errlen)
+				 struct seq_run *res, double *limit_s, bool *stuck, char *err,
+				 size_t errlen)
 {
-	struct live_slot *ls = live_slot(ctx, 0);
-	double t0, tf0, t1;
-	uint64_t off;
+	struct seq_work *w;
+	int wr;
+	enum run_rc rrc;
+	double t0;
 	int rc;
 
 	memset(res, 0, sizeof(*res));
@@ -230,40 +345,35 @@ static enum run_rc seq_write_run(const struct bench_ctx *ctx, struct seq_data *d
 	 */
 	if (seq_can_reopen(tf->fd))
 		(void)testfile_unlink_early(tf);
-	for (off = 0; off < size; off += d->bs) {
-		live_publish(ls, 1, off / d->bs, off); /* one relaxed store pair per block */
-		if (bench_stopped(ctx))
-			return RUN_STOPPED;
-		rc = write_full(ctx, tf->fd, seq_block(d, off, tag), d->bs);
-		if (rc == 0)
-			continue;
-		if (rc == -EINTR)
-			return RUN_STOPPED;
-		if (rc == -EINVAL && direct && off == 0) {
-			msg(err, errlen, "first write: %s", strerror(EINVAL));
-			return RUN_NODIRECT;
+	w = seq_work_new(ctx, d, err, errlen);
+	if (!w)
+		return RUN_FAIL;
+	w->fd = tf->fd;
+	w->direct = direct;
+	w->size = size;
+	w->tag = tag;
+	msg(w->path, sizeof(w->path), "%s", tf->path);
+	*limit_s = stall_deadline_s(size);
+	wr = stall_run(ctx, &w->sw, *limit_s);
+	if (wr != 0) {
+		tf->fd = -1; /* the worker may still write to it: never close or reuse it */
+		*stuck = true;
+		return wr == -ETIMEDOUT ? RUN_TIMEOUT : RUN_STOPPED;
+	}
+	rrc = (enum run_rc)w->rc;
+	if (rrc != RUN_OK) {
+		msg(err, errlen, "%s", w->err);
+	} else {
+		res->bytes = size;
+		res->seconds = w->t1 - t0;
+		res->flush_seconds = w->t1 - w->tf0;
+		if (res->seconds > 0) {
+			res->mbps = (double)size / res->seconds / 1e6;
+			res->mibps = (double)size / res->seconds / (double)(1 << 20);
 		}
-		msg(err, errlen, "write to %s at offset %" PRIu64 " failed: %s", tf->path, off,
-			 strerror(-rc));
-		return is_nospace(-rc) ? RUN_NOSPACE : RUN_FAIL;
 	}
-	tf0 = now_s();
-	if (fdatasync(tf->fd) < 0) {
-		int e = errno;
-
-		msg(err, errlen, "fdatasync of %s (%" PRIu64 " bytes written) failed: %s",
-			 tf->path, size, strerror(e));
-		return is_nospace(e) ? RUN_NOSPACE : RUN_FAIL;
-	}
-	t1 = now_s();
-	res->bytes = size;
-	res->seconds = t1 - t0;
-	res->flush_seconds = t1 - tf0;
-	if (res->seconds > 0) {
-		res->mbps = (double)size / res->seconds / 1e6;
-		res->mibps = (double)size / res->seconds / (double)(1 << 20);
-	}
-	return RUN_OK;
+	seq_work_free(w);
+	return rrc;
 }
 
 /* Share of the file's pages in the page cache (mincore), or unknown. */
@@ -323,19 +433,56 @@ static int read_all(const struct bench_ctx *ctx, int fd, unsigned char *buf, uin
 }
 
 /*
+ * read_all() in a worker with the stall deadline. Returns its result, or
+ * 2 on a timeout / 1 when stopped with the worker stuck: then fd and the
+ * pool belong to the worker (*stuck) and must not be closed or reused.
+ */
+static int seq_read_loop(const struct bench_ctx *ctx, struct seq_data *d, int fd, uint64_t size,
+			 uint64_t *got, double *t1, double *limit_s, bool *stuck)
+{
+	struct seq_work *w;
+	int wr;
+	char err[128];
+	int rc;
+
+	w = seq_work_new(ctx, d, err, sizeof(err));
+	if (!w) {
+		/* cannot get a worker: read here, without the deadline */
+		rc = read_all(ctx, fd, d->pool, d->bs, size, got);
+		*t1 = now_s();
+		return rc;
+	}
+	w->read = true;
+	w->fd = fd;
+	w->buf = d->pool; /* slot 0: page-aligned, >= bs */
+	w->size = size;
+	*limit_s = stall_deadline_s(size);
+	wr = stall_run(ctx, &w->sw, *limit_s);
+	if (wr != 0) {
+		*stuck = true;
+		*got = 0;
+		return wr == -ETIMEDOUT ? 2 : 1;
+	}
+	rc = w->rc;
+	*got = w->got;
+	*t1 = w->t1;
+	seq_work_free(w);
+	return rc;
+}
+
+/*
  * The read pass over the last written file: O_DIRECT, so it measures the
  * device. Where O_DIRECT is refused: fdatasync, POSIX_FADV_DONTNEED, then
  * a buffered read, labelled as such. Returns a pass status.
  */
 static enum seq_pass_status seq_read_pass(const struct bench_ctx *ctx, struct bench_report *rep,
 					  struct seq_data *d, struct seq_dir_result *r,
-					  struct testfile *tf, uint64_t size)
+					  struct testfile *tf, uint64_t size, bool *stuck)
 {
 	struct seq_read *rd = &r->read;
-	unsigned char *buf = d->pool; /* slot 0: page-aligned, >= bs */
 	const char *fst = r->fstype[0] ? r->fstype : "this filesystem";
 	uint64_t got = 0;
-	double t0, t1;
+	double t0, t1 = 0, limit = 0;
 	int fd, rc;
 
 	t0 = now_s();
@@ -350,8 +497,9 @@ static enum seq_pass_status seq_read_pass(const struct bench_ctx *ctx, struct be
 		msg(rd->reason, sizeof(rd->reason), "%s refuses O_DIRECT reads (open: %s)", fst,
 			 strerror(EINVAL));
 	} else {
-		rc = read_all(ctx, fd, buf, d->bs, size, &got);
-		t1 = now_s();
+		rc = seq_read_loop(ctx, d, fd, size, &got, &t1, &limit, stuck);
+		if (*stuck)
+			goto stuck;
 		if (close(fd) < 0 && rc == 0)
 			rc = -errno;
 		if (rc == 0) {
@@ -395,8 +543,9 @@ static enum seq_pass_status seq_read_pass(const struct bench_ctx *ctx, struct be
 			 strerror(errno));
 		return SEQ_FAILED;
 	}
-	rc = read_all(ctx, fd, buf, d->bs, size, &got);
-	t1 = now_s();
+	rc = seq_read_loop(ctx, d, fd, size, &got, &t1, &limit, stuck);
+	if (*stuck)
+		goto stuck;
 	if (close(fd) < 0 && rc == 0)
 		rc = -errno;
 	if (rc == 1)
@@ -419,6 +568,15 @@ done:
 		rd->mibps = mdbl_of((double)got / (t1 - t0) / (double)(1 << 20));
 	}
 	return SEQ_DONE;
+stuck:
+	/* fd stays open for the worker; the file was unlinked after the first write */
+	if (rc == 2) {
+		rd->direct = MB_UNKNOWN;
+		msg(rd->reason, sizeof(rd->reason), "timeout");
+		msg(r->reason, sizeof(r->reason), "timeout: the read pass did not finish within "
+		    "%g s (storage stalled?)", limit);
+		return SEQ_FAILED;
+	}
 stopped:
 	rd->direct = MB_UNKNOWN;
 	msg(rd->reason, sizeof(rd->reason), "interrupted");
@@ -516,7 +674,7 @@ static void seq_clear_figures(struct seq_dir_result *r)
 
 /* All runs, then the read, in one directory. Fills r; never prints. */
 static void seq_dir_pass(const struct bench_ctx *ctx, struct bench_report *rep,
-			 struct seq_data *d, unsigned di, const char *dir)
+			 struct seq_data *d, unsigned di, const char *dir, bool *stuck)
 {
 	const struct seq_spec *sp = &ctx->plan->seq;
 	struct seq_dir_result *r = &rep->seq.dirs[di];
@@ -527,6 +685,7 @@ static void seq_dir_pass(const struct bench_ctx *ctx, struct bench_report *rep,
 	char err[384], h1[32], h2[32], what[PATH_MAX + 64];
 	unsigned run = 0, warned_space = 0;
 	struct bench_step step;
+	double limit = 0;
 
 	msg(r->dir, sizeof(r->dir), "%s", dir);
 	r->bs = sp->bs;
@@ -590,7 +749,8 @@ static void seq_dir_pass(const struct bench_ctx *ctx, struct bench_report *rep,
 		msg(what, sizeof(what), "write run %u/%u in %s", run + 1, sp->runs, dir);
 		step = (struct bench_step){ .module = "seq", .what = what, .bytes = size, .slots = 1 };
 		bench_progress_step(ctx, &step, 0);
-		rc = seq_write_run(ctx, d, dir, direct, size, tag++, &tf, &res, err, sizeof(err));
+		rc = seq_write_run(ctx, d, dir, direct, size, tag++, &tf, &res, &limit, stuck, err,
+				   sizeof(err));
 		bench_progress_step(ctx, &step, 1);
 		if (rc != RUN_NODIRECT && rc != RUN_SKIP)
 			started = true;
@@ -624,6 +784,12 @@ static void seq_dir_pass(const struct bench_ctx *ctx, struct bench_report *rep,
 			r->status = SEQ_INCOMPLETE;
 			msg(r->reason, sizeof(r->reason), "interrupted during write run %u", run + 1);
 			goto out;
+		case RUN_TIMEOUT:
+			/* no figure for this run; the dir's other passes are not tried */
+			r->status = SEQ_FAILED;
+			msg(r->reason, sizeof(r->reason), "timeout: write run %u did not finish within "
+			    "%g s (storage stalled?)", run + 1, limit);
+			goto out;
 		}
 	}
 	seq_set_stats(rep, r);
@@ -631,7 +797,7 @@ static void seq_dir_pass(const struct bench_ctx *ctx, struct bench_report *rep,
 	msg(what, sizeof(what), "read pass in %s", dir);
 	step = (struct bench_step){ .module = "seq", .what = what, .bytes = size, .slots = 1 };
 	bench_progress_step(ctx, &step, 0);
-	r->status = seq_read_pass(ctx, rep, d, r, &tf, size);
+	r->status = seq_read_pass(ctx, rep, d, r, &tf, size, stuck);
 	bench_progress_step(ctx, &step, 1);
 out:
 	testfile_remove(&tf);
@@ -665,8 +831,25 @@ static enum bench_status seq_run(const struct bench_ctx *ctx, struct bench_repor
 	res->generator_gbps = seq_measure_generator(&d);
 
 	res->ndirs = ctx->opts->ndirs < SEQ_MAX_DIRS ? ctx->opts->ndirs : SEQ_MAX_DIRS;
-	for (unsigned i = 0; i < res->ndirs; i++)
-		seq_dir_pass(ctx, rep, &d, i, ctx->opts->dirs[i]);
+	for (unsigned i = 0; i < res->ndirs; i++) {
+		struct seq_dir_result *r = &res->dirs[i];
+		bool stuck = false;
+
+		if (!d.pool) {
+			msg(r->dir, sizeof(r->dir), "%s", ctx->opts->dirs[i]);
+			r->status = SEQ_FAILED;
+			msg(r->reason, sizeof(r->reason), "%s", err);
+			continue;
+		}
+		seq_dir_pass(ctx, rep, &d, i, ctx->opts->dirs[i], &stuck);
+		/* a stuck worker keeps the old pool (the kernel may still use it): a new one */
+		if (stuck) {
+			d.pool = NULL;
+			if (i + 1 < res->ndirs && seq_data_init(&d, sp->bs, sp->zero, err,
+								 sizeof(err)) < 0)
+				d.pool = NULL;
+		}
+	}
 	free(d.pool);
 
 	for (unsigned i = 0; i < res->ndirs; i++) {

@@ -120,7 +120,7 @@ pyjson() { # FILE EXPR...: every EXPR true with j = the report, p = its first ra
 	python3 - "$@" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
-p = j['rand']['passes'][0]
+p = ((j.get('rand') or {}).get('passes') or [None])[0]
 for e in sys.argv[2:]:
     if not eval(e):
         print('  false:', e); sys.exit(1)
@@ -148,6 +148,123 @@ if cc -shared -fPIC -o "$base/shim.so" "$base/shim.c" -ldl 2>/dev/null; then
 else
 	t_skip rand_enospc_mid_pass "no C compiler for the fault-injection shim"
 	t_skip rand_eio_mid_pass "no C compiler for the fault-injection shim"
+fi
+
+# Stalled storage: a shim makes fdatasync()/fsync() (or the seq read()s)
+# sleep 600 s, in a loop so a signal does not end the sleep. Each worker
+# must be given up at the deadline (2 s here through the test-only
+# VPSBENCH_SEQ_DEADLINE_MS): status failed with "timeout", no figures,
+# exit 2 in seconds, nothing left behind. `timeout -k` kills a hung run.
+cat > "$base/stall.c" <<'SHIM'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+static void stall(void)
+{
+	struct timespec ts = { 1, 0 };
+
+	for (int i = 0; i < 600; i++)
+		nanosleep(&ts, NULL);
+}
+int fdatasync(int fd) { (void)fd; stall(); return 0; }
+int fsync(int fd) { (void)fd; stall(); return 0; }
+SHIM
+cat > "$base/rstall.c" <<'SHIM'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+ssize_t read(int fd, void *buf, size_t n)
+{
+	static ssize_t (*real)(int, void *, size_t);
+	struct timespec ts = { 1, 0 };
+	char p[64], t[4096];
+	ssize_t k;
+
+	if (!real)
+		real = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+	snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
+	k = readlink(p, t, sizeof(t) - 1);
+	if (k > 0) {
+		t[k] = 0;
+		if (strstr(t, "/.vpsbench-seq-"))
+			for (int i = 0; i < 600; i++)
+				nanosleep(&ts, NULL);
+	}
+	return real(fd, buf, n);
+}
+SHIM
+stalled() { # NAME SHIM DEADLINE_MS ARGS...: runs vpsbench; sets rc and ms
+	local name=$1 so=$2 dl=$3 t0
+	shift 3
+	t0=$(now_ms)
+	ASAN_OPTIONS=$ASAN_OPTIONS:verify_asan_link_order=0 VPSBENCH_SEQ_DEADLINE_MS=$dl \
+		LD_PRELOAD=$so timeout -k 5 60 "$VPSBENCH" --dir "$d" --json --quiet "$@" \
+		> "$base/$name.json" 2> "$base/$name.err"
+	rc=$?
+	ms=$(( $(now_ms) - t0 ))
+}
+if cc -shared -fPIC -o "$base/stall.so" "$base/stall.c" 2>/dev/null &&
+   cc -shared -fPIC -o "$base/rstall.so" "$base/rstall.c" -ldl 2>/dev/null; then
+	# seq: the flush of write run 1 never returns; rand still runs after it
+	stalled seqstall "$base/stall.so" 2000 --only seq --seq-size 64M --seq-runs 1
+	if [ $rc -eq 2 ] && [ $ms -lt 10000 ] && pyjson "$base/seqstall.json" "True" \
+		"j['seq']['status'] == 'failed'" \
+		"j['seq']['reason'] == 'timeout: write run 1 did not finish within 2 s (storage stalled?)'" \
+		"j['seq']['write']['runs'] == [] and j['seq']['write']['avg_mbps'] is None" \
+		"j['seq']['read']['mbps'] is None" "j['modules']['seq']['status'] == 'failed'"; then
+		t_ok "seq_stalled_flush_timeout (${ms} ms)"
+	else t_fail seq_stalled_flush_timeout "rc=$rc ms=$ms $(tail -n 2 "$base/seqstall.err")"; fi
+	empty_dir "$d" && t_ok seq_stall_nothing_left || t_fail seq_stall_nothing_left "$(ls -A "$d")"
+	# seq: the read pass never returns; the finished write runs keep their figures
+	stalled readstall "$base/rstall.so" 3000 --only seq --seq-size 64M --seq-runs 2
+	if [ $rc -eq 2 ] && [ $ms -lt 15000 ] && pyjson "$base/readstall.json" "True" \
+		"j['seq']['status'] == 'failed'" \
+		"j['seq']['reason'] == 'timeout: the read pass did not finish within 3 s (storage stalled?)'" \
+		"len(j['seq']['write']['runs']) == 2" "j['seq']['read']['mbps'] is None" \
+		"j['seq']['read']['reason'] == 'timeout'"; then
+		t_ok "seq_stalled_read_timeout (${ms} ms)"
+	else t_fail seq_stalled_read_timeout "rc=$rc ms=$ms $(tail -n 2 "$base/readstall.err")"; fi
+	empty_dir "$d" && t_ok seq_read_stall_nothing_left || t_fail seq_read_stall_nothing_left "$(ls -A "$d")"
+	# rand: the layout's fsync() never returns; both passes fail with the timeout
+	stalled layoutstall "$base/stall.so" 2000 --only sysinfo,rand --size 16M
+	if [ $rc -eq 2 ] && [ $ms -lt 10000 ] && pyjson "$base/layoutstall.json" \
+		"p['status'] == 'failed'" "p['reason'] == 'timeout: layout in $d did not finish within 2 s (storage stalled?)'" \
+		"'read' not in p and 'write' not in p" \
+		"all(q['status'] == 'failed' for q in j['rand']['passes'])" \
+		"j['modules']['rand']['status'] == 'failed'" "j['modules']['sysinfo']['status'] == 'ok'"; then
+		t_ok "rand_stalled_layout_timeout (${ms} ms)"
+	else t_fail rand_stalled_layout_timeout "rc=$rc ms=$ms $(tail -n 2 "$base/layoutstall.err")"; fi
+	empty_dir "$d" && t_ok layout_stall_nothing_left || t_fail layout_stall_nothing_left "$(ls -A "$d")"
+	# a signal while the worker is stuck: exit 130 promptly, marked incomplete
+	# (no timeout(1) here: the INT must reach vpsbench itself; KILL after 20 s instead)
+	ASAN_OPTIONS=$ASAN_OPTIONS:verify_asan_link_order=0 LD_PRELOAD=$base/stall.so \
+		"$VPSBENCH" --dir "$d" --json --quiet --only seq --seq-size 64M \
+		--seq-runs 1 > "$base/stallint.json" 2> "$base/stallint.err" &
+	pid=$!
+	sleep 2
+	t0=$(now_ms)
+	kill -s INT "$pid" 2>/dev/null
+	for _ in $(seq 1 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	kill -s KILL "$pid" 2>/dev/null
+	{ wait "$pid"; } 2>/dev/null; rc=$?
+	ms=$(( $(now_ms) - t0 ))
+	if [ $rc -eq 130 ] && [ $ms -lt 4000 ] && pyjson "$base/stallint.json" "True" \
+		"j['seq']['status'] == 'incomplete'" "j['run']['complete'] is False" \
+		"j['seq']['write']['runs'] == []"; then
+		t_ok "stalled_sigint_prompt (${ms} ms)"
+	else t_fail stalled_sigint_prompt "rc=$rc ms=$ms $(tail -n 2 "$base/stallint.err")"; fi
+	empty_dir "$d" && t_ok stalled_sigint_nothing_left || t_fail stalled_sigint_nothing_left "$(ls -A "$d")"
+else
+	for n in seq_stalled_flush_timeout seq_stalled_read_timeout rand_stalled_layout_timeout \
+		stalled_sigint_prompt; do
+		t_skip "$n" "no C compiler for the stall shim"
+	done
 fi
 
 t_summary safety

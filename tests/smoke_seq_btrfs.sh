@@ -41,17 +41,17 @@ vps_mbps() {
 		python3 -c 'import json,sys; s=json.load(sys.stdin)["seq"]; print(s["write"]["runs"][0]["mbps"] if s["data"] == "random" else "")'
 }
 
-# three rounds of dd random, vpsbench, dd zero (interleaved); compare medians
+# five rounds of dd random, vpsbench, dd zero (interleaved); compare medians
 rs=(); vs=(); zs=()
-for i in 1 2 3; do
+for i in 1 2 3 4 5; do
 	rs+=("$(dd_mbps if="$base/rand" of="$mnt/dd.rand")"); rm -f "$mnt/dd.rand"; sync
 	vs+=("$(vps_mbps)"); sync
 	zs+=("$(dd_mbps if=/dev/zero of="$mnt/dd.zero" count=4096)"); rm -f "$mnt/dd.zero"; sync
 done
 echo "dd random: ${rs[*]} MB/s; vpsbench: ${vs[*]} MB/s; dd zero: ${zs[*]} MB/s"
 
-median() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
-if [ "${#rs[@]}" -ne 3 ] || [ "${#vs[@]}" -ne 3 ] || [ "${#zs[@]}" -ne 3 ] ||
+median() { printf '%s\n' "$@" | sort -g | sed -n 3p; }
+if [ "${#rs[@]}" -ne 5 ] || [ "${#vs[@]}" -ne 5 ] || [ "${#zs[@]}" -ne 5 ] ||
    [[ " ${rs[*]} ${vs[*]} ${zs[*]} " == *"  "* ]]; then
 	t_fail btrfs_figures "a figure is missing"
 else
