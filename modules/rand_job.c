@@ -21,6 +21,12 @@
 #define NSEC 1000000000ULL
 #define WAIT_SLICE_NS (500ULL * 1000000ULL) /* bounds every wait: stop checks */
 #define STOP_DRAIN_NS (1500ULL * 1000000ULL)
+/*
+ * I/Os per submit call. Whole-depth bursts made a virtio disk slower (fio's
+ * unbatched default beat them by ~20% at qd32); chunks of 8 kept its pace
+ * and keep most of the saving in syscalls and clock reads on fast storage.
+ */
+#define SUBMIT_CHUNK 8u
 
 static inline uint64_t now_ns(void)
 {
@@ -145,68 +151,72 @@ static void run_loop(struct loop_state *s)
 			issuing = false;
 			t_stop_drain = now + STOP_DRAIN_NS;
 		}
-		/* fill every free slot, then submit the batch once */
-		while (issuing && s->nfree) {
-			bool rd = all_read || (is_rw && rand_next_is_read(&s->og));
-			struct rand_io *io;
+		/* fill the free slots, submitting them in chunks of SUBMIT_CHUNK */
+		do {
+			n = 0;
+			nd[0] = nd[1] = 0;
+			while (issuing && s->nfree && n < SUBMIT_CHUNK) {
+				bool rd = all_read || (is_rw && rand_next_is_read(&s->og));
+				struct rand_io *io;
 
-			if (ival_all) {
-				if ((double)now < next_all) {
-					wake = (uint64_t)next_all;
-					break;
+				if (ival_all) {
+					if ((double)now < next_all) {
+						wake = (uint64_t)next_all;
+						break;
+					}
 				}
+				if (!rd && ival_w && (double)now < next_w) {
+					/* fio's rate_ddir(): a direction ahead of its rate yields to the other */
+					if (sp->rwmixread > 0) {
+						rd = true;
+					} else {
+						wake = (uint64_t)next_w;
+						break;
+					}
+				}
+				io = s->freel[s->nfree - 1];
+				if (!prep_io(s, io, rd))
+					break;
+				s->nfree--;
+				e->ops->queue(e, io);
+				if (ival_all)
+					next_all += ival_all;
+				if (!rd && ival_w)
+					next_w += ival_w;
+				nd[io->ddir]++;
+				n++;
 			}
-			if (!rd && ival_w && (double)now < next_w) {
-				/* fio's rate_ddir(): a direction ahead of its rate yields to the other */
-				if (sp->rwmixread > 0) {
-					rd = true;
+			if (n || pending) {
+				unsigned before = inflight;
+				int r = e->ops->submit(e);
+
+				t_issue = sync ? now : now_ns();
+				if (r < 0) {
+					j->err = r;
+					snprintf(j->errmsg, sizeof(j->errmsg), "%s submit: %s", e->ops->name,
+						 strerror(-r));
+					/* what was queued never went out: drain the rest and stop */
+					pending = 0;
+					issuing = false;
+					n = 0;
 				} else {
-					wake = (uint64_t)next_w;
-					break;
+					inflight += (unsigned)r;
+					pending = pending + n - (unsigned)r;
+				}
+				/* the batch's I/Os are the last n taken from the free stack */
+				for (unsigned i = 0; i < n; i++)
+					s->freel[s->nfree + i]->t_issue = t_issue;
+				if (n) {
+					if (!sync) {
+						stat_add_n(&j->slat[0], t_issue - now, nd[0]);
+						stat_add_n(&j->slat[1], t_issue - now, nd[1]);
+					}
+					j->qd_level[qd_level(before + n)] += n;
+					j->qd_sum += (double)(before + n) * n;
+					j->qd_n += n;
 				}
 			}
-			io = s->freel[s->nfree - 1];
-			if (!prep_io(s, io, rd))
-				break;
-			s->nfree--;
-			e->ops->queue(e, io);
-			if (ival_all)
-				next_all += ival_all;
-			if (!rd && ival_w)
-				next_w += ival_w;
-			nd[io->ddir]++;
-			n++;
-		}
-		if (n || pending) {
-			unsigned before = inflight;
-			int r = e->ops->submit(e);
-
-			t_issue = sync ? now : now_ns();
-			if (r < 0) {
-				j->err = r;
-				snprintf(j->errmsg, sizeof(j->errmsg), "%s submit: %s", e->ops->name,
-					 strerror(-r));
-				/* what was queued never went out: drain the rest and stop */
-				pending = 0;
-				issuing = false;
-				n = 0;
-			} else {
-				inflight += (unsigned)r;
-				pending = pending + n - (unsigned)r;
-			}
-			/* the batch's I/Os are the last n taken from the free stack */
-			for (unsigned i = 0; i < n; i++)
-				s->freel[s->nfree + i]->t_issue = t_issue;
-			if (n) {
-				if (!sync) {
-					stat_add_n(&j->slat[0], t_issue - now, nd[0]);
-					stat_add_n(&j->slat[1], t_issue - now, nd[1]);
-				}
-				j->qd_level[qd_level(before + n)] += n;
-				j->qd_sum += (double)(before + n) * n;
-				j->qd_n += n;
-			}
-		}
+		} while (n == SUBMIT_CHUNK && issuing && s->nfree && !wake);
 		if (!inflight && !pending) {
 			if (!issuing)
 				break;
