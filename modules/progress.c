@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "options.h"
 #include "plan.h"
 #include "progress.h"
@@ -21,15 +22,6 @@
 
 #define LINE_MAX_W 200
 #define EMA 0.5 /* weight of the newest tick in the shown rates */
-
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
-		return 0.0;
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 void progress_fmt_eta(char *buf, size_t n, double s)
 {

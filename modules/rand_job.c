@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "clock.h"
 #include "databuf.h"
 #include "progress.h"
 #include "rand_engine.h"
@@ -27,14 +28,6 @@
  * and keep most of the saving in syscalls and clock reads on fast storage.
  */
 #define SUBMIT_CHUNK 8u
-
-static inline uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NSEC + (uint64_t)ts.tv_nsec;
-}
 
 /* n samples of the same value v, merged into s (Chan et al.): one update per batch. */
 static inline void stat_add_n(struct lat_stat *s, uint64_t v, uint64_t n)
@@ -131,7 +124,7 @@ static void run_loop(struct loop_state *s)
 		(double)NSEC * c->jobs / (double)sp->rate_iops_write : 0;
 	double next_all = 0, next_w = 0;
 	struct rusage ru0, ru1;
-	uint64_t now = now_ns(), t_meas = now, t_end, t_hard, t_issue, t_stop_drain = UINT64_MAX;
+	uint64_t now = mono_ns(), t_meas = now, t_end, t_hard, t_issue, t_stop_drain = UINT64_MAX;
 	bool ramping = sp->ramp_ns > 0, issuing = true, ru_ok;
 	unsigned inflight = 0, pending = 0;
 	uint64_t t_ramp_end = now + sp->ramp_ns;
@@ -190,7 +183,7 @@ static void run_loop(struct loop_state *s)
 				unsigned before = inflight;
 				int r = e->ops->submit(e);
 
-				t_issue = sync ? now : now_ns();
+				t_issue = sync ? now : mono_ns();
 				if (r < 0) {
 					j->err = r;
 					snprintf(j->errmsg, sizeof(j->errmsg), "%s submit: %s", e->ops->name,
@@ -230,7 +223,7 @@ static void run_loop(struct loop_state *s)
 				ts.tv_sec = (time_t)(dt / NSEC);
 				ts.tv_nsec = (long)(dt % NSEC);
 				nanosleep(&ts, NULL);
-				now = now_ns();
+				now = mono_ns();
 				goto clock_checks;
 			}
 			if (!s->nfree)
@@ -245,7 +238,7 @@ static void run_loop(struct loop_state *s)
 				tmo = wake - now;
 			got = e->ops->reap(e, !(wake && wake <= now), tmo);
 		}
-		now = now_ns();
+		now = mono_ns();
 		if (got < 0) {
 			j->err = got;
 			snprintf(j->errmsg, sizeof(j->errmsg), "%s reap: %s", e->ops->name,

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "databuf.h"
 #include "progress.h"
 #include "rand_layout.h"
@@ -55,26 +56,6 @@ uint64_t rand_file_fit(uint64_t want, int64_t avail, uint32_t align)
 	return size < RAND_MIN_FILE ? 0 : size;
 }
 
-int rand_file_set_direct(struct rand_file *f, bool on)
-{
-	int fl = fcntl(f->tf.fd, F_GETFL);
-
-	if (fl < 0)
-		return -errno;
-	fl = on ? fl | O_DIRECT : fl & ~O_DIRECT;
-	if (fcntl(f->tf.fd, F_SETFL, fl) < 0)
-		return -errno;
-	f->direct = on;
-	return 0;
-}
-
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static int write_full(int fd, const unsigned char *buf, size_t len, uint64_t off)
 {
@@ -115,6 +96,15 @@ static int set_direct_fd(int fd, bool on)
 	if (fcntl(fd, F_SETFL, fl) < 0)
 		return -errno;
 	return 0;
+}
+
+int rand_file_set_direct(struct rand_file *f, bool on)
+{
+	int r = set_direct_fd(f->tf.fd, on);
+
+	if (r == 0)
+		f->direct = on;
+	return r;
 }
 
 /* The layout writes and the fsync, in the worker: result in w->rc, message in w->err. */

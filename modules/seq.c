@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "databuf.h"
 #include "fsinfo.h"
 #include "plan.h"
@@ -69,16 +70,6 @@ struct seq_work {
 	char path[PATH_MAX];
 	char err[384];
 };
-
-/* CLOCK_MONOTONIC cannot fail on Linux; 0 keeps a broken clock visible as nonsense. */
-static double now_s(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
-		return 0.0;
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Reasons may name long paths; cutting them short is fine. */
 static void msg(char *dst, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -127,7 +118,7 @@ static int seq_data_init(struct seq_data *d, uint32_t bs, bool zero, char *err, 
 	}
 	d->pool = p;
 	if (getrandom(&d->nonce, sizeof(d->nonce), GRND_NONBLOCK) != (ssize_t)sizeof(d->nonce))
-		d->nonce = (uint64_t)getpid() << 32 ^ (uint64_t)(now_s() * 1e9);
+		d->nonce = (uint64_t)getpid() << 32 ^ (uint64_t)(mono_s() * 1e9);
 	if (zero) {
 		memset(d->pool, 0, d->pool_len);
 	} else {
@@ -157,10 +148,10 @@ static struct mdbl seq_measure_generator(struct seq_data *d)
 		return (struct mdbl){ 0, false };
 	if (n < 16)
 		n = 16;
-	t0 = now_s();
+	t0 = mono_s();
 	for (uint64_t i = 0; i < n; i++)
 		sink += seq_block(d, i * d->bs, UINT64_MAX)[d->bs - 1];
-	t1 = now_s();
+	t1 = mono_s();
 	__asm__ volatile("" : : "r"(sink), "r"(d->pool) : "memory");
 	if (t1 <= t0)
 		return (struct mdbl){ 0, false };
@@ -238,7 +229,7 @@ static void seq_write_body(struct seq_work *w)
 		w->rc = is_nospace(-rc) ? RUN_NOSPACE : RUN_FAIL;
 		return;
 	}
-	w->tf0 = now_s();
+	w->tf0 = mono_s();
 	if (fdatasync(w->fd) < 0) {
 		int e = errno;
 
@@ -247,7 +238,7 @@ static void seq_write_body(struct seq_work *w)
 		w->rc = is_nospace(e) ? RUN_NOSPACE : RUN_FAIL;
 		return;
 	}
-	w->t1 = now_s();
+	w->t1 = mono_s();
 	w->rc = RUN_OK;
 }
 
@@ -260,7 +251,7 @@ static void seq_work_body(struct stall_worker *sw)
 
 	if (w->read) {
 		w->rc = read_all(&sw->ctx, w->fd, w->buf, w->d.bs, w->size, &w->got);
-		w->t1 = now_s();
+		w->t1 = mono_s();
 	} else {
 		seq_write_body(w);
 	}
@@ -311,7 +302,7 @@ static enum run_rc seq_write_run(const struct bench_ctx *ctx, struct seq_data *d
 	int rc;
 
 	memset(res, 0, sizeof(*res));
-	t0 = now_s();
+	t0 = mono_s();
 	rc = testfile_create(dir, "seq", 0, tf, err, errlen);
 	if (rc < 0) {
 		if (rc == -EROFS || rc == -EACCES || rc == -EPERM)
@@ -449,7 +440,7 @@ static int seq_read_loop(const struct bench_ctx *ctx, struct seq_data *d, int fd
 	if (!w) {
 		/* cannot get a worker: read here, without the deadline */
 		rc = read_all(ctx, fd, d->pool, d->bs, size, got);
-		*t1 = now_s();
+		*t1 = mono_s();
 		return rc;
 	}
 	w->read = true;
@@ -485,7 +476,7 @@ static enum seq_pass_status seq_read_pass(const struct bench_ctx *ctx, struct be
 	double t0, t1 = 0, limit = 0;
 	int fd, rc;
 
-	t0 = now_s();
+	t0 = mono_s();
 	fd = seq_reopen(tf, O_RDONLY | O_DIRECT | O_CLOEXEC);
 	if (fd < 0 && errno != EINVAL) {
 		msg(r->reason, sizeof(r->reason), "cannot open %s for reading: %s", tf->path,
@@ -536,7 +527,7 @@ static enum seq_pass_status seq_read_pass(const struct bench_ctx *ctx, struct be
 			    r->dir, rd->cached_frac.v * 100);
 	report_warn(rep, "seq: %s: %s; read measured buffered after dropping the page cache", r->dir,
 		    rd->reason);
-	t0 = now_s();
+	t0 = mono_s();
 	fd = seq_reopen(tf, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		msg(r->reason, sizeof(r->reason), "cannot open %s for reading: %s", tf->path,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "clock.h"
 #include "stall.h"
 
 #define STALL_WAKE_NS 200000000L /* the waiter checks for signals this often */
@@ -12,14 +13,6 @@
 
 /* Abandoned workers: kept reachable (not reported as leaks), never freed. */
 static struct stall_worker *stall_abandoned;
-
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 double stall_deadline_s(uint64_t bytes)
 {
