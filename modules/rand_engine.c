@@ -19,7 +19,11 @@ static int try_init(const struct rand_engine_ops *ops, struct rand_engine *e)
 	e->note[0] = '\0';
 	if (rand_engine_init_hook && (r = rand_engine_init_hook(ops->name, e->depth)) != 0)
 		return r;
-	return ops->init(e);
+	r = ops->init(e);
+	e->batch = ops->batch && ops->batch < e->depth ? ops->batch : e->depth;
+	if (!e->batch)
+		e->batch = 1;
+	return r;
 }
 
 static void add_why(char *why, size_t whylen, const char *fmt, const char *a, const char *b)

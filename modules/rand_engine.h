@@ -1,7 +1,7 @@
 /*
  * rand_engine.h — fio-style I/O engines for the rand module: queue
- * I/Os (no syscall), submit the batch once, reap every completion
- * available at once. One engine instance per job thread.
+ * I/Os (no syscall), submit them in batches, reap completions in batches
+ * of the same size. One engine instance per job thread.
  */
 #ifndef VPSBENCH_RAND_ENGINE_H
 #define VPSBENCH_RAND_ENGINE_H
@@ -28,13 +28,21 @@ struct rand_engine;
 struct rand_engine_ops {
 	const char *name;
 	bool sync;  /* I/O completes inside submit: no slat, clat spans the call */
+	/*
+	 * Most I/Os per submit call and per reap (0: the depth). Reaping all
+	 * that is done and resubmitting it at once makes a virtio disk
+	 * complete I/Os in convoys of the whole depth; small batches keep
+	 * its queue as steady as fio's one-in, one-out default.
+	 */
+	unsigned batch;
 	/* Sets up for e->depth I/Os on e->fd with buffers e->ios[].buf; -errno. */
 	int (*init)(struct rand_engine *e);
 	void (*queue)(struct rand_engine *e, struct rand_io *io);
 	/* Submits what is queued: count submitted (rest stays queued) or -errno. */
 	int (*submit)(struct rand_engine *e);
 	/*
-	 * Puts completed I/Os in e->done[] with res set and returns how many.
+	 * Puts up to e->batch completed I/Os in e->done[] with res set and
+	 * returns how many.
 	 * wait: block up to timeout_ns for at least one (0 on timeout).
 	 */
 	int (*reap)(struct rand_engine *e, bool wait, uint64_t timeout_ns);
@@ -45,6 +53,7 @@ struct rand_engine {
 	const struct rand_engine_ops *ops;
 	int fd;
 	unsigned depth;          /* in: wanted; out: what the engine allows */
+	unsigned batch;          /* out: ops->batch capped at depth, >= 1 */
 	uint32_t bs;
 	struct rand_io *ios;     /* depth entries, buffers attached (caller owns) */
 	struct rand_io **done;   /* depth entries (caller owns) */

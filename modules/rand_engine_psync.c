@@ -68,6 +68,7 @@ static void psync_cleanup(struct rand_engine *e)
 const struct rand_engine_ops rand_engine_psync = {
 	.name = "psync",
 	.sync = true,
+	.batch = 1,
 	.init = psync_init,
 	.queue = psync_queue,
 	.submit = psync_submit,

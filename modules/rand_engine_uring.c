@@ -142,6 +142,8 @@ static int uring_harvest(struct rand_engine *e)
 
 		io->res = cqe->res;
 		e->done[n++] = io;
+		if (n == e->batch)
+			break;
 	}
 	io_uring_cq_advance(&p->ring, n);
 	return (int)n;
@@ -178,6 +180,8 @@ static void uring_cleanup(struct rand_engine *e)
 
 const struct rand_engine_ops rand_engine_uring = {
 	.name = "io_uring",
+	/* 4: disk IOPS 0.98x fio's one-in, one-out (8: 0.96x); tmpfs 1.3x */
+	.batch = 4,
 	.init = uring_init,
 	.queue = uring_queue,
 	.submit = uring_submit,

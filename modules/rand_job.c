@@ -1,8 +1,8 @@
 /*
  * rand_job.c — the per-thread I/O loop. Everything is allocated before
  * the start gate; the loop itself only calls the engine and reads the
- * clock twice per round trip: once after a batch is submitted (issue
- * time of the batch) and once after a batch is reaped (completion time).
+ * clock once per submitted batch (its issue time, and the start of the
+ * next batch's slat) and once per reaped batch (completion time).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,12 +22,6 @@
 #define NSEC 1000000000ULL
 #define WAIT_SLICE_NS (500ULL * 1000000ULL) /* bounds every wait: stop checks */
 #define STOP_DRAIN_NS (1500ULL * 1000000ULL)
-/*
- * I/Os per submit call. Whole-depth bursts made a virtio disk slower (fio's
- * unbatched default beat them by ~20% at qd32); chunks of 8 kept its pace
- * and keep most of the saving in syscalls and clock reads on fast storage.
- */
-#define SUBMIT_CHUNK 8u
 
 /* n samples of the same value v, merged into s (Chan et al.): one update per batch. */
 static inline void stat_add_n(struct lat_stat *s, uint64_t v, uint64_t n)
@@ -144,11 +138,11 @@ static void run_loop(struct loop_state *s)
 			issuing = false;
 			t_stop_drain = now + STOP_DRAIN_NS;
 		}
-		/* fill the free slots, submitting them in chunks of SUBMIT_CHUNK */
+		/* fill the free slots, submitting them in the engine's batches */
 		do {
 			n = 0;
 			nd[0] = nd[1] = 0;
-			while (issuing && s->nfree && n < SUBMIT_CHUNK) {
+			while (issuing && s->nfree && n < e->batch) {
 				bool rd = all_read || (is_rw && rand_next_is_read(&s->og));
 				struct rand_io *io;
 
@@ -208,8 +202,10 @@ static void run_loop(struct loop_state *s)
 					j->qd_sum += (double)(before + n) * n;
 					j->qd_n += n;
 				}
+				/* fio's slat: the next batch starts being prepared now */
+				now = t_issue;
 			}
-		} while (n == SUBMIT_CHUNK && issuing && s->nfree && !wake);
+		} while (n == e->batch && issuing && s->nfree && !wake);
 		if (!inflight && !pending) {
 			if (!issuing)
 				break;

@@ -15,13 +15,13 @@
 
 #define MS 1000000ULL
 
-static struct rand_io *fk_q[64];
-static unsigned fk_nq, fk_ready;
+static struct rand_io *fk_q[64], *fk_done[64];
+static unsigned fk_nq, fk_ready, fk_max_submit, fk_max_reap;
 static bool fk_stuck;
 
 static int fk_init(struct rand_engine *e)
 {
-	fk_nq = fk_ready = 0;
+	fk_nq = fk_ready = fk_max_submit = fk_max_reap = 0;
 	e->priv = NULL;
 	return 0;
 }
@@ -36,10 +36,13 @@ static int fk_submit(struct rand_engine *e)
 {
 	int n = (int)fk_nq;
 
+	(void)e;
+	if (fk_nq > fk_max_submit)
+		fk_max_submit = fk_nq;
 	if (!fk_stuck) {
 		for (unsigned i = 0; i < fk_nq; i++) {
 			fk_q[i]->res = (int)fk_q[i]->len;
-			e->done[fk_ready++] = fk_q[i];
+			fk_done[fk_ready++] = fk_q[i];
 		}
 	}
 	fk_nq = 0;
@@ -48,17 +51,21 @@ static int fk_submit(struct rand_engine *e)
 
 static int fk_reap(struct rand_engine *e, bool wait, uint64_t timeout_ns)
 {
-	int n = (int)fk_ready;
+	unsigned n = fk_ready < e->batch ? fk_ready : e->batch;
 
-	(void)e;
 	if (!n && wait) {
 		/* a device that never answers: the wait times out */
 		struct timespec ts = { 0, (long)(timeout_ns < 20 * MS ? timeout_ns : 20 * MS) };
 
 		nanosleep(&ts, NULL);
 	}
-	fk_ready = 0;
-	return n;
+	/* at most a batch, oldest first; the rest waits for the next reap */
+	memcpy(e->done, fk_done, n * sizeof(*fk_done));
+	memmove(fk_done, fk_done + n, (fk_ready - n) * sizeof(*fk_done));
+	fk_ready -= n;
+	if (n > fk_max_reap)
+		fk_max_reap = n;
+	return (int)n;
 }
 
 static void fk_cleanup(struct rand_engine *e)
@@ -70,6 +77,11 @@ static const struct rand_engine_ops fake_ops = {
 	.name = "fake", .init = fk_init, .queue = fk_queue, .submit = fk_submit,
 	.reap = fk_reap, .cleanup = fk_cleanup,
 };
+static const struct rand_engine_ops fake_ops_b4 = {
+	.name = "fake", .batch = 4, .init = fk_init, .queue = fk_queue, .submit = fk_submit,
+	.reap = fk_reap, .cleanup = fk_cleanup,
+};
+static const struct rand_engine_ops *fk_ops = &fake_ops;
 
 static void run_job(struct rand_job *j, struct rand_pass_spec *sp, volatile sig_atomic_t *stop,
 		    uint64_t grace)
@@ -95,7 +107,7 @@ static void run_job(struct rand_job *j, struct rand_pass_spec *sp, volatile sig_
 	cfg.gate = &gate;
 	memset(j, 0, sizeof(*j));
 	j->cfg = &cfg;
-	rand_engine_test_ops = &fake_ops;
+	rand_engine_test_ops = fk_ops;
 	rand_job_main(j);
 	rand_engine_test_ops = NULL;
 	pthread_cond_destroy(&gate.cv);
@@ -144,6 +156,32 @@ TH_TEST(rand_job_accounts_every_completion)
 	TH_CHECK(j.stuck_bufs == NULL);
 	/* all completions land in second 0 of the timeline */
 	TH_EQ_INT(j.tl[0][0] + j.tl[1][0], n);
+}
+
+TH_TEST(rand_job_batches_of_the_engine)
+{
+	static struct rand_job j;
+	struct rand_pass_spec sp = spec(RW_RANDREAD, 100, 30 * MS);
+	volatile sig_atomic_t stop = 0;
+
+	/* batch 0: the whole depth (16) per submit and per reap */
+	fk_stuck = false;
+	run_job(&j, &sp, &stop, 1000 * MS);
+	TH_EQ_INT(j.err, 0);
+	TH_EQ_INT(fk_max_submit, 16);
+	TH_EQ_INT(fk_max_reap, 16);
+	/* batch 4: no submit or reap above 4, every I/O still accounted */
+	fk_ops = &fake_ops_b4;
+	run_job(&j, &sp, &stop, 1000 * MS);
+	fk_ops = &fake_ops;
+	TH_EQ_INT(j.err, 0);
+	TH_EQ_INT(fk_max_submit, 4);
+	TH_EQ_INT(fk_max_reap, 4);
+	TH_CHECK(j.ios[0] > 100);
+	TH_EQ_INT(j.clat[0].st.n, j.ios[0]);
+	TH_EQ_INT(j.slat[0].n, j.ios[0]);
+	TH_EQ_INT(j.bytes[0], j.ios[0] * 4096);
+	TH_EQ_INT(j.depth_used, 16);
 }
 
 TH_TEST(rand_job_rate_cap)

@@ -13,7 +13,7 @@
 #   d  peak RSS at jobs=2 qd64 (tmpfs when root, else the disk)
 #
 # Env knobs: RUNTIME (s, 5), RAMP (s, 1), SIZE (256M), PAIRS (3), QD (32),
-# BATCH (fio's iodepth_batch for "fio like vpsbench"; default QD),
+# BATCH (fio's iodepth_batch for "fio like vpsbench"; default 4),
 # YABS_RUNTIME (s, 10), YABS_SIZE (1G), RSS_RUNTIME (s, 3),
 # ENGINES ("io_uring libaio"), SCENARIOS ("a b c d"), VPSBENCH (the repo's ./vpsbench), FIO (fio).
 set -u
@@ -23,9 +23,9 @@ RAMP=${RAMP:-1}
 SIZE=${SIZE:-256M}
 PAIRS=${PAIRS:-3}
 QD=${QD:-32}
-# vpsbench fills every free slot, submits once, then reaps what is done
-# (at least one): fio's iodepth_batch_submit = iodepth_batch_complete_max = QD.
-BATCH=${BATCH:-$QD}
+# vpsbench submits and reaps in batches of at most 4 (the engines' batch):
+# fio's iodepth_batch_submit = iodepth_batch_complete_max = 4.
+BATCH=${BATCH:-4}
 YABS_RUNTIME=${YABS_RUNTIME:-10}
 YABS_SIZE=${YABS_SIZE:-1G}
 RSS_RUNTIME=${RSS_RUNTIME:-3}
@@ -273,7 +273,7 @@ randread_rounds() {
 	# One process like vpsbench when jobs > 1, so peak RSS compares.
 	[ "$jobs" -gt 1 ] && common+=(--thread)
 	batch=$BATCH
-	[ "$sc" = d ] && batch=$qd
+	[ "$sc" = d ] && batch=$qd # RSS only: the batch does not matter
 	# One pass: the built-in profiles have two, and the flags override both.
 	prof=$LOG/one-pass-$sc.ini
 	cat >"$prof" <<-EOF
@@ -318,7 +318,7 @@ yabs_rounds() {
 	local yabs=(--name=rand_rw_4k --ioengine=libaio --rw=randrw --rwmixread=50 --bs=4k
 		--iodepth=64 --numjobs=2 --size="$YABS_SIZE_B" --runtime="$YABS_RUNTIME" --gtod_reduce=1
 		--direct=1 --filename="$dir/fio.dat" --group_reporting --minimal)
-	local like=(--ioengine=io_uring --iodepth_batch_submit=64 --iodepth_batch_complete_max=64
+	local like=(--ioengine=io_uring --iodepth_batch_submit="$BATCH" --iodepth_batch_complete_max="$BATCH"
 		--fixedbufs --registerfiles)
 	for p in $(seq 1 "$PAIRS"); do
 		run_one c auto vpsbench "$p" vps-json "$VPSBENCH" --only rand --engine auto \
@@ -374,7 +374,7 @@ for sc in $SCENARIOS; do
 		echo "[c] disk $DISK: yabs 4k pass, randrw 50/50 qd64 2 jobs, size $YABS_SIZE, ${YABS_RUNTIME}s, no ramp;"
 		echo "    fio-yabs is yabs.sh's command (libaio, --gtod_reduce=1, not time_based: a job may end"
 		echo "    early after SIZE bytes), IOPS = terse fields 8 + 49; vpsbench --engine auto; fio-like adds"
-		echo "    --ioengine=io_uring --iodepth_batch_submit=64 --iodepth_batch_complete_max=64 --fixedbufs --registerfiles"
+		echo "    --ioengine=io_uring --iodepth_batch_submit=$BATCH --iodepth_batch_complete_max=$BATCH --fixedbufs --registerfiles"
 		layout "$DISK" "$YABS_SIZE_B"
 		yabs_rounds "$DISK"
 		rm -f "$DISK/fio.dat"
