@@ -19,7 +19,7 @@
 #define SEQ_MAX_DIRS BENCH_MAX_DIRS
 #define SEQ_MIN_SIZE (64ULL << 20)  /* below this after shrinking: skip */
 #define SEQ_MARGIN_FIXED (64ULL << 20)
-#define SEQ_OUTLIER_FRAC 0.25       /* run vs mean of the others */
+#define SEQ_OUTLIER_FRAC 0.25       /* run vs the median of the runs */
 #define SEQ_SECTOR 512
 #define SEQ_CACHED_WARN 0.10       /* buffered read: warn above this share still cached */
 
@@ -38,7 +38,7 @@ struct seq_run {
 	double flush_seconds;  /* the final fdatasync() alone */
 	double mbps;           /* decimal MB/s, as dd prints */
 	double mibps;
-	bool outlier;          /* > 25% off the mean of the other runs */
+	bool outlier;          /* > 25% off the median of the runs */
 };
 
 struct seq_read {
@@ -70,7 +70,12 @@ struct seq_dir_result {
 
 struct seq_result {
 	bool zero;                 /* dd's /dev/zero data instead of random */
-	struct mdbl generator_gbps; /* the per-block fill path, decimal GB/s */
+	/*
+	 * Decimal GB/s: generator = what the timed loop pays per block (a slot
+	 * of the random pool, every 512-byte sector stamped); prng = making
+	 * random bytes (the pool's fill), for comparison. null for zero data.
+	 */
+	struct mdbl generator_gbps, prng_gbps;
 	uint64_t pool_bytes;       /* random pool the blocks are cut from */
 	unsigned ndirs;
 	struct seq_dir_result dirs[SEQ_MAX_DIRS];
@@ -83,8 +88,10 @@ struct seq_spread {
 };
 
 /*
- * Spread of n rates; outlier[i] (may be NULL) is set when rate i differs
- * from the mean of the other rates by more than SEQ_OUTLIER_FRAC of it.
+ * Spread of n rates (n <= SEQ_MAX_RUNS); outlier[i] (may be NULL) is set
+ * when rate i differs from the median of the n rates by more than
+ * SEQ_OUTLIER_FRAC of it. The median, not the mean of the others, so one
+ * slow run does not get its good neighbours flagged too.
  * Returns the number of outliers.
  */
 unsigned seq_spread(const double *rate, unsigned n, struct seq_spread *sp, bool *outlier);

@@ -4,20 +4,28 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "seq.h"
 
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 unsigned seq_spread(const double *rate, unsigned n, struct seq_spread *sp, bool *outlier)
 {
-	double sum = 0, mn = 0, mx = 0, ss = 0, mean;
+	double sum = 0, mn = 0, mx = 0, ss = 0, mean, med, sorted[SEQ_MAX_RUNS];
 	unsigned nout = 0;
 
 	memset(sp, 0, sizeof(*sp));
 	for (unsigned i = 0; i < n; i++)
 		if (outlier)
 			outlier[i] = false;
-	if (n == 0)
+	if (n == 0 || n > SEQ_MAX_RUNS)
 		return 0;
 	for (unsigned i = 0; i < n; i++) {
 		sum += rate[i];
@@ -36,10 +44,11 @@ unsigned seq_spread(const double *rate, unsigned n, struct seq_spread *sp, bool 
 		ss += (rate[i] - mean) * (rate[i] - mean);
 	if (mean > 0)
 		sp->cov = mdbl_of(sqrt(ss / (n - 1)) / mean);
+	memcpy(sorted, rate, n * sizeof(*rate));
+	qsort(sorted, n, sizeof(*sorted), cmp_dbl);
+	med = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 	for (unsigned i = 0; i < n; i++) {
-		double others = (sum - rate[i]) / (n - 1);
-
-		if (others > 0 && fabs(rate[i] - others) > SEQ_OUTLIER_FRAC * others) {
+		if (med > 0 && fabs(rate[i] - med) > SEQ_OUTLIER_FRAC * med) {
 			if (outlier)
 				outlier[i] = true;
 			nout++;

@@ -31,6 +31,7 @@ static int seq_dir_fill(cJSON *o, const struct seq_result *s, const struct seq_d
 	json_add_mu64(o, "size_bytes", (struct mu64){ r->size_bytes, r->size_bytes != 0 });
 	cJSON_AddBoolToObject(o, "scaled_down", r->scaled_down);
 	json_add_mdbl(o, "generator_gbps", s->generator_gbps);
+	json_add_mdbl(o, "prng_gbps", s->prng_gbps);
 
 	w = cJSON_AddObjectToObject(o, "write");
 	if (!w)

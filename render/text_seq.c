@@ -94,6 +94,10 @@ void text_seq(FILE *f, const struct bench_report *rep, const struct bench_plan *
 			fputc('\n', f);
 		text_seq_dir(f, rep, plan, &s->dirs[i], i == 0, st);
 	}
-	if (s->generator_gbps.ok)
-		text_kv(f, st, "Data generator", "%.1f GB/s", s->generator_gbps.v);
+	if (s->generator_gbps.ok && s->prng_gbps.ok)
+		/* per block: a slot of the random pool, its sectors stamped */
+		text_kv(f, st, "Data generator", "%.1f GB/s per block; PRNG %.1f GB/s (%zu MiB pool)",
+			s->generator_gbps.v, s->prng_gbps.v, (size_t)(s->pool_bytes >> 20));
+	else if (s->generator_gbps.ok)
+		text_kv(f, st, "Data generator", "%.1f GB/s per block", s->generator_gbps.v);
 }

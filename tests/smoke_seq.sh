@@ -46,13 +46,13 @@ if pyjson "$base/a.json" \
 	"s['write']['cov'] is not None and s['write']['cov'] >= 0" \
 	"s['read']['mbps'] > 1 and s['read']['direct'] is True and s['read']['bytes'] == $M" \
 	"s['read']['seconds'] > 0 and s['read']['reason'] is None" \
-	"s['generator_gbps'] > 0.5" \
+	"s['generator_gbps'] > 0.5 and s['prng_gbps'] > 0.1" \
 	"'dirs' not in s"
 then t_ok basic_json_shape; else t_fail basic_json_shape; fi
 empty_dir "$d" && t_ok basic_nothing_left || t_fail basic_nothing_left "$(ls -A "$d")"
 
 "$VPSBENCH" --only seq --seq-size 64M --seq-runs 1 --zero-fill --dir "$d" --json --quiet > "$base/z.json" 2>/dev/null
-if pyjson "$base/z.json" "s['data'] == 'zero'" "s['generator_gbps'] is None" \
+if pyjson "$base/z.json" "s['data'] == 'zero'" "s['generator_gbps'] is None and s['prng_gbps'] is None" \
 	"len(s['write']['runs']) == 1 and s['write']['cov'] is None"; then
 	t_ok zero_fill; else t_fail zero_fill; fi
 

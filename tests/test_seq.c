@@ -24,14 +24,19 @@ TH_TEST(seq_spread_table)
 		{ { 300, 300, 300 }, 3, 300, 300, 300, 0, { false, false, false }, 0 },
 		/* sample stddev of 90,100,110 = 10 → CoV 0.1 */
 		{ { 90, 100, 110 }, 3, 100, 90, 110, 0.1, { false, false, false }, 0 },
-		/* 200 vs the others' 400: 50% off, flagged; each 400 vs 333: 20%, not */
+		/* 200 vs the median 400: 50% off, flagged; the 400s are not */
 		{ { 200, 400, 400, 400 }, 4, 350, 200, 400, 0.2857142857, { true, false, false, false }, 1 },
-		/* exactly 25% off the others is not flagged (strictly more than) */
+		/* exactly 25% off the median is not flagged (strictly more than) */
 		{ { 125, 100, 100 }, 3, 325.0 / 3, 100, 125, 0.13323467750529824, { false, false, false }, 0 },
 		/* just above 25% */
 		{ { 126, 100, 100 }, 3, 326.0 / 3, 100, 126, 0.1381390214625485, { true, false, false }, 1 },
-		/* two runs: each against the other, asymmetric by definition */
-		{ { 100, 130 }, 2, 115, 100, 130, 0.18446262, { false, true }, 1 },
+		/* two runs: the median is their mean; 13% off it each, not flagged */
+		{ { 100, 130 }, 2, 115, 100, 130, 0.18446262, { false, false }, 0 },
+		/* two runs 2x apart: 33% off the median each, both flagged */
+		{ { 100, 200 }, 2, 150, 100, 200, 0.4714045207910317, { true, true }, 2 },
+		/* a cold first run (seen on a VM): only it is flagged, not the two
+		 * good runs that the mean of the others (1333) would also flag */
+		{ { 620, 1960, 2046 }, 3, 1542, 620, 2046, 0.5185683628735704, { true, false, false }, 1 },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct seq_spread sp;
