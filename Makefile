@@ -86,8 +86,9 @@ clean:
 # CPPFLAGS and CFLAGS as the dynamic build, every optional library on.
 STATIC_DEPS := build/static-deps
 STATIC_OBJ  := $(patsubst %.c,build/static/%.o,bench.c $(LIB_SRC))
-STATIC_CPPFLAGS = -DHAVE_LIBURING -DHAVE_LIBAIO -DHAVE_CJSON -DHAVE_LIBCURL \
-	-isystem $(STATIC_DEPS)/prefix/include -isystem $(STATIC_DEPS)/kinc
+static_cppflags = -DHAVE_LIBURING -DHAVE_LIBAIO -DHAVE_CJSON -DHAVE_LIBCURL \
+	-isystem $(1)/prefix/include -isystem $(1)/kinc
+STATIC_CPPFLAGS = $(call static_cppflags,$(STATIC_DEPS))
 RELEASE_URL ?=
 STATIC_ARCH := x86_64
 
@@ -105,6 +106,33 @@ build/static/%.o: %.c $(STATIC_DEPS)/versions
 vpsbench-static: $(STATIC_OBJ) $(STATIC_DEPS)/ldlibs
 	musl-gcc -static $(CFLAGS) -Wl,--gc-sections -o $@.tmp $(STATIC_OBJ) $$(cat $(STATIC_DEPS)/ldlibs) -pthread -lm
 	strip $@.tmp
+	@scripts/static-check.sh $@.tmp
+	mv $@.tmp $@
+
+# aarch64: `make static-aarch64` builds vpsbench-static-aarch64 the same
+# way on this x86_64 host: the same Debian source packages cross-built with
+# Debian's gcc-aarch64-linux-gnu against musl built from Debian's musl
+# source, cached in $(A64_DEPS) (build-static.sh DIR aarch64).
+# tests/smoke_static_aarch64.sh runs it under qemu-aarch64-static
+# (package qemu-user-static) and skips when either is missing.
+A64_DEPS := build/static-deps-aarch64
+A64_CC   := $(A64_DEPS)/musl/bin/musl-gcc
+A64_OBJ  := $(patsubst %.c,build/static-aarch64/%.o,bench.c $(LIB_SRC))
+
+.PHONY: static-aarch64 static-deps-aarch64
+static-aarch64: static-deps-aarch64
+	@$(MAKE) --no-print-directory vpsbench-static-aarch64
+
+static-deps-aarch64 $(A64_DEPS)/versions $(A64_DEPS)/ldlibs:
+	@scripts/build-static.sh $(A64_DEPS) aarch64
+
+build/static-aarch64/%.o: %.c $(A64_DEPS)/versions
+	@mkdir -p $(dir $@)
+	$(A64_CC) $(CPPFLAGS) $(call static_cppflags,$(A64_DEPS)) $(CFLAGS) -c -o $@ $<
+
+vpsbench-static-aarch64: $(A64_OBJ) $(A64_DEPS)/ldlibs
+	$(A64_CC) -static $(CFLAGS) -Wl,--gc-sections -o $@.tmp $(A64_OBJ) $$(cat $(A64_DEPS)/ldlibs) -pthread -lm
+	aarch64-linux-gnu-strip $@.tmp
 	@scripts/static-check.sh $@.tmp
 	mv $@.tmp $@
 
@@ -151,4 +179,4 @@ build/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(FUZZ_OBJ)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -Werror -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
 
--include $(shell find build/rel build/san build/fuzz build/static -name '*.d' 2>/dev/null)
+-include $(shell find build/rel build/san build/fuzz build/static build/static-aarch64 -name '*.d' 2>/dev/null)

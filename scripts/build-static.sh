@@ -4,7 +4,13 @@
 # Debian source packages into a cache, so `make static` only has to
 # compile and link vpsbench itself.
 #
-#   scripts/build-static.sh [DEPS_DIR]     (make static runs this)
+#   scripts/build-static.sh [DEPS_DIR [ARCH]]   (make static and make
+#                                               static-aarch64 run this)
+#
+# ARCH is x86_64 (the default; Debian's musl-gcc) or aarch64 (make
+# static-aarch64): then the same libraries are cross-built with Debian's
+# gcc-aarch64-linux-gnu against a musl built from Debian's musl source
+# package, in their own DEPS_DIR. The build host is x86_64 either way.
 #
 # Everything comes from Debian: build tools from the archive, libraries
 # from `apt-get source` (Debian's patches applied, security suite
@@ -15,6 +21,8 @@
 #   DEPS_DIR/kinc                   kernel headers for musl-gcc
 #   DEPS_DIR/ldlibs                 link flags for libcurl and the rest
 #   DEPS_DIR/versions               "package version" of each source used
+#   DEPS_DIR/musl/bin/musl-gcc      aarch64 only: the compiler to use
+#   DEPS_DIR/cross-bin              aarch64 only: cross binutils, musl-gcc
 #
 # Environment: STATIC_TLS=openssl (default) or wolfssl; JOBS (default 2,
 # at most 2: the build machine is shared); NICE (default 19).
@@ -29,6 +37,7 @@ SRC=$D/src
 WORK=$D/work
 STAMPS=$D/stamps
 TLS=${STATIC_TLS:-openssl}
+ARCH=${2:-x86_64}
 JOBS=${JOBS:-2}
 [ "$JOBS" -gt 2 ] && JOBS=2
 NICE=${NICE:-19}
@@ -47,6 +56,11 @@ run() { nice -n "$NICE" "$@"; }
 case $TLS in
 openssl|wolfssl) ;;
 *) die "STATIC_TLS=$TLS: use openssl or wolfssl" ;;
+esac
+case $ARCH in
+x86_64) ;;
+aarch64) TOOLS_PKGS="$TOOLS_PKGS gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu linux-libc-dev-arm64-cross" ;;
+*) die "ARCH=$ARCH: use x86_64 or aarch64" ;;
 esac
 
 # --- build tools and the deb-src entry (root only; otherwise explain) ---
@@ -302,14 +316,90 @@ build() {
 	say "  $name done in $((SECONDS - t0)) s"
 }
 
+# --- aarch64: cross toolchain and the recipes' aarch64 variants ---
+#
+# The x86_64 recipes above stay exactly as they are (their text is part of
+# the x86_64 cache keys). For aarch64 a few are redefined from that text
+# with literal replacements; libaio, liburing and cJSON need none: their
+# CC_MUSL (musl-gcc) and ar/ranlib are the aarch64 ones first in PATH.
+
+# adapt NAME OLD NEW [OLD NEW...]: redefine recipe_NAME with every OLD
+# replaced by NEW (literal strings); an OLD that is not there is an error.
+adapt() {
+	local name=$1 text
+	text=$(declare -f "recipe_$name"); shift
+	while [ $# -ge 2 ]; do
+		[[ $text == *"$1"* ]] || die "recipe_$name: no '$1' to replace for $ARCH"
+		text=${text//"$1"/"$2"}
+		shift 2
+	done
+	eval "$text"
+}
+
+recipe_musl() {
+	# musl for aarch64 (Debian's musl-tools is x86_64 only), with musl's
+	# own musl-gcc wrapper around Debian's cross gcc; static only.
+	run ./configure --target=aarch64-linux-musl CROSS_COMPILE=aarch64-linux-gnu- \
+		--prefix="$D/musl" --disable-shared CFLAGS="-O2" >/dev/null
+	run make -s -j"$JOBS" >/dev/null
+	rm -rf "${D:?}/musl"
+	run make -s install >/dev/null
+	[ -x "$D/musl/bin/musl-gcc" ] || die "musl install has no bin/musl-gcc"
+}
+
+# cross_setup: cross binutils first in PATH (plain and host-prefixed names,
+# for Makefiles that call ar/ranlib and for configure --host), the recipe
+# variants, musl built (cached like a library) and its musl-gcc first in
+# PATH too (so CC_MUSL stays musl-gcc), MUSL_VER set.
+cross_setup() {
+	local t bin=$D/cross-bin gcc_pkg
+	mkdir -p "$bin"
+	for t in ar ranlib nm strip objdump; do
+		ln -sfn "/usr/bin/aarch64-linux-gnu-$t" "$bin/$t"
+		ln -sfn "/usr/bin/aarch64-linux-gnu-$t" "$bin/aarch64-linux-musl-$t"
+	done
+	PATH=$bin:$PATH
+	# kernel headers of the cross toolchain (linux-libc-dev-arm64-cross)
+	recipe_kinc() {
+		mkdir -p "$KINC"
+		local h
+		for h in linux asm asm-generic; do
+			[ -d "/usr/aarch64-linux-gnu/include/$h" ] || die "no /usr/aarch64-linux-gnu/include/$h"
+			ln -sfn "/usr/aarch64-linux-gnu/include/$h" "$KINC/$h"
+		done
+	}
+	# OpenSSL: target linux-aarch64; its P-256 assembler (and table) goes
+	# for the same size reason as on x86_64; there is no X25519 assembler.
+	# The armv8 AES and SHA assembler stay.
+	adapt openssl '\1x25519-x86_64.s/' '\1/' '\1X25519_ASM/' '\1/' \
+		'=x25519-x86_64.s$' '=$' x86_64 aarch64
+	adapt wolfssl x86_64-linux-musl aarch64-linux-musl
+	# shellcheck disable=SC2016 # literal $P: replaced in the recipe's text
+	adapt curl '--prefix="$P"' '--host=aarch64-linux-musl --prefix="$P"'
+	gcc_pkg=$(dpkg -S "$(readlink -f /usr/bin/aarch64-linux-gnu-gcc)" 2>/dev/null | cut -d: -f1)
+	[ -n "$gcc_pkg" ] || die "aarch64-linux-gnu-gcc: not from a Debian package"
+	# The key of musl and so of every library: compiler and this setup.
+	MUSL_VER="$ARCH $gcc_pkg $(dpkg-query -W -f='${Version}' "$gcc_pkg") $(key_of "$(declare -f cross_setup adapt)")"
+	VERSIONS="$gcc_pkg $(dpkg-query -W -f='${Version}' "$gcc_pkg")"$'\n'
+	build musl musl
+	# shellcheck disable=SC2154 # KEY_musl is set by build() (printf -v)
+	MUSL_VER="$MUSL_VER musl $KEY_musl"
+	ln -sfn "$D/musl/bin/musl-gcc" "$bin/musl-gcc"
+	[ "$(command -v musl-gcc)" = "$bin/musl-gcc" ] || die "musl-gcc is not $bin/musl-gcc"
+}
+
 main() {
 	command -v apt-get >/dev/null 2>&1 || die "needs a Debian system (apt-get)"
 	[ "$(uname -m)" = x86_64 ] || die "only an x86_64 build host is supported"
 	ensure_tools
 	ensure_debsrc
-	recipe_kinc
 	mkdir -p "$P/lib" "$P/include"
-	VERSIONS="musl-tools $MUSL_VER"$'\n'
+	if [ "$ARCH" = x86_64 ]; then
+		VERSIONS="musl-tools $MUSL_VER"$'\n'
+	else
+		cross_setup
+	fi
+	recipe_kinc
 	build libaio libaio
 	build liburing liburing
 	build cjson cjson
@@ -325,6 +415,7 @@ main() {
 	# shellcheck disable=SC2154 # the KEY_ variables are set by build() (printf -v)
 	printf 'keys %s\n' "$(key_of "$KEY_libaio" "$KEY_liburing" "$KEY_cjson" "${!tlskey}" "$KEY_curl")" >> "$D/versions.new"
 	printf 'tls %s\n' "$TLS" >> "$D/versions.new"
+	[ "$ARCH" = x86_64 ] || printf 'arch %s\n' "$ARCH" >> "$D/versions.new"
 	# Touch the outputs only when they change: make recompiles on a change.
 	local f
 	for f in ldlibs versions; do

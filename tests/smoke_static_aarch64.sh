@@ -1,0 +1,92 @@
+# smoke_static_aarch64.sh — the cross-built aarch64 static binary (make
+# static-aarch64) under qemu-user: `file` says ARM aarch64 and statically
+# linked, scripts/static-check.sh passes, and run with qemu-aarch64-static
+# it prints its version, reports sysinfo as JSON with os.arch aarch64, and
+# a short seq+rand run in a temporary directory works with --engine auto.
+# qemu-user (7.2) has no io_uring_setup or io_setup, so auto falls back
+# (to libaio or psync) and the report must say which engine ran and why.
+# Under qemu-user the binary reads the host's /proc (CPU model, flags,
+# cores, memory), so only what holds there is checked. Skips when the
+# binary is not built or qemu-aarch64-static (qemu-user-static) is absent.
+. tests/lib.sh
+# (summary name static_arm: run-all.sh reads only [a-z_-]+ names)
+BIN=${VPSBENCH_STATIC_AARCH64:-./vpsbench-static-aarch64}
+if [ ! -x "$BIN" ]; then
+	t_skip static_aarch64 "$BIN not built (make static-aarch64)"; t_summary static_arm; exit 0
+fi
+QEMU=$(command -v qemu-aarch64-static || true)
+if [ -z "$QEMU" ]; then
+	t_skip static_aarch64 "no qemu-aarch64-static (apt-get install qemu-user-static)"; t_summary static_arm; exit 0
+fi
+BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+T=$(t_tmpdir)
+trap 'rm -rf "$T"' EXIT
+mkdir "$T/data"
+# q ARGS...: the binary under qemu; exit code in $T/rc, stdout $T/out, stderr $T/err
+q() {
+	timeout 300 "$QEMU" "$BIN" "$@" >"$T/out" 2>"$T/err"
+	echo $? > "$T/rc"
+}
+rc() { cat "$T/rc"; }
+pyjson() { # FILE EXPR...: each python expression over j must hold
+	python3 - "$@" <<'EOF'
+import json, sys
+try:
+    j = json.load(open(sys.argv[1]))
+except Exception as e:
+    print("  bad json: %s" % e, file=sys.stderr); sys.exit(1)
+bad = [e for e in sys.argv[2:] if not eval(e)]
+for e in bad: print("  false: " + e, file=sys.stderr)
+sys.exit(1 if bad else 0)
+EOF
+}
+
+if command -v file >/dev/null 2>&1; then
+	f=$(file -b "$BIN")
+	case $f in
+	*"ARM aarch64"*"statically linked"*) t_ok file_says_aarch64_static ;;
+	*) t_fail file_says_aarch64_static "$f" ;;
+	esac
+else
+	t_skip file_says_aarch64_static "no file(1)"
+fi
+out=$(scripts/static-check.sh "$BIN" 2>&1) && t_ok static_no_interp_no_dynamic || t_fail static_no_interp_no_dynamic "$out"
+
+q --version
+[ "$(rc)" -eq 0 ] && [ "$(cat "$T/out")" = "vpsbench $(sed -n 's/^VERSION *:= *//p' Makefile)" ] &&
+	t_ok qemu_version || t_fail qemu_version "rc=$(rc) $(cat "$T/out" "$T/err")"
+
+if ! command -v python3 >/dev/null 2>&1; then
+	t_skip qemu_json "needs python3"; t_summary static_arm; exit 0
+fi
+
+# sysinfo: uname under qemu-user says aarch64; the rest is the host's
+q --only sysinfo --json --quiet
+if [ "$(rc)" -eq 0 ] && pyjson "$T/out" 'j["schema"] == "vpsbench.report/1"' \
+	'j["modules"]["sysinfo"]["status"] == "ok"' 'j["sysinfo"]["os"]["arch"] == "aarch64"' \
+	'j["sysinfo"]["cpu"]["cores_online"] >= 1' 'j["sysinfo"]["mem"]["ram_total_bytes"] > 0' \
+	'j["sysinfo"]["os"]["kernel"]'; then t_ok qemu_sysinfo_arch_aarch64
+else t_fail qemu_sysinfo_arch_aarch64 "rc=$(rc) $(head -c 400 "$T/err") $(head -c 400 "$T/out")"; fi
+
+# short seq + rand, --engine auto: whichever engine ran is named, and a
+# fallback from io_uring carries the reason (io_uring's, and libaio's too
+# when it fell through to psync)
+q --only seq,rand --engine auto --dir "$T/data" --seq-runs 1 --seq-size 8M --size 16M \
+	--runtime 1 --ramp 0 --jobs 1 --format json --quiet
+if [ "$(rc)" -eq 0 ] && pyjson "$T/out" 'j["modules"]["seq"]["status"] == "ok"' \
+	'j["modules"]["rand"]["status"] == "ok"' \
+	"j['seq']['write']['avg_mbps'] > 0" "j['seq']['read']['mbps'] > 0" \
+	"len(j['rand']['passes']) >= 1" \
+	"all(p['status'] == 'ok' and p['read']['iops'] > 0 for p in j['rand']['passes'])" &&
+   [ -z "$(ls -A "$T/data")" ]; then t_ok qemu_seq_rand
+else t_fail qemu_seq_rand "rc=$(rc) $(head -c 400 "$T/err") left: $(ls -A "$T/data")"; fi
+if [ "$(rc)" -eq 0 ] && pyjson "$T/out" \
+	"all(p['engine'] in ('io_uring', 'libaio', 'psync') for p in j['rand']['passes'])" \
+	"all(p['engine'] == 'io_uring' or 'io_uring' in (p['engine_fallback_reason'] or '') for p in j['rand']['passes'])" \
+	"all(p['engine'] != 'psync' or 'libaio' in (p['engine_fallback_reason'] or '') for p in j['rand']['passes'])"; then
+	t_ok qemu_engine_auto_named
+	python3 -c 'import json, sys
+for p in json.load(open(sys.argv[1]))["rand"]["passes"]:
+    print("     %s: engine %s (%s)" % (p["name"], p["engine"], p["engine_fallback_reason"] or "no fallback"))' "$T/out"
+else t_fail qemu_engine_auto_named "rc=$(rc) $(head -c 600 "$T/out")"; fi
+t_summary static_arm
