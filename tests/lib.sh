@@ -12,6 +12,37 @@ t_check() { local n=$1; shift; if "$@"; then t_ok "$n"; else t_fail "$n"; fi; }
 t_summary() { echo "$1: $T_PASS passed, $T_FAIL failed, $T_SKIP skipped"; [ "$T_FAIL" -eq 0 ]; }
 t_is_root() { [ "$(id -u)" -eq 0 ]; }
 t_tmpdir() { mktemp -d "${TMPDIR:-/tmp}/vpsbench-test.XXXXXX"; }
+# t_json FILE EXPR...: passes when every python EXPR holds over the JSON
+# report in FILE, with j = the report, s = its seq section, ps = its rand
+# passes and p = the first of them (None without one); prints each EXPR
+# that is false or raises, and the modules' status, to stderr.
+t_json() {
+	python3 - "$@" <<'EOF'
+import json, sys
+try:
+    j = json.load(open(sys.argv[1]))
+except Exception as ex:
+    print("  bad json: %s" % ex, file=sys.stderr); sys.exit(1)
+s = j.get("seq") or {}
+ps = (j.get("rand") or {}).get("passes") or []
+p = ps[0] if ps else None
+bad = []
+for e in sys.argv[2:]:
+    try:
+        ok = eval(e)
+    except Exception as ex:
+        ok = False
+        e += "  (" + repr(ex) + ")"
+    if not ok:
+        bad.append(e)
+for e in bad:
+    print("  false: " + e, file=sys.stderr)
+if bad and isinstance(j.get("modules"), dict):
+    print("  modules:", {k: (v.get("status"), v.get("reason")) for k, v in j["modules"].items()
+                         if isinstance(v, dict)}, file=sys.stderr)
+sys.exit(1 if bad else 0)
+EOF
+}
 # t_umount_below DIR: unmounts everything mounted below DIR, deepest first
 t_umount_below() {
 	local m

@@ -10,27 +10,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# pyjson FILE EXPR...: every python expression over j (the report), p (first pass) must be true
-pyjson() {
-	python3 - "$@" <<'EOF'
-import json, sys
-j = json.load(open(sys.argv[1]))
-ps = j.get("rand", {}).get("passes", [])
-p = ps[0] if ps else {}
-bad = []
-for e in sys.argv[2:]:
-    try:
-        ok = eval(e)
-    except Exception as ex:
-        ok = False
-        e += "  (" + repr(ex) + ")"
-    if not ok:
-        bad.append(e)
-for e in bad:
-    print("  false: " + e, file=sys.stderr)
-sys.exit(1 if bad else 0)
-EOF
-}
 empty_dir() { [ -z "$(ls -A "$1")" ]; }
 TINY="--only rand --size 8M --runtime 1s --ramp 0 --jobs 1 --iodepth 8 --json --quiet"
 
@@ -44,7 +23,7 @@ for eng in io_uring libaio psync; do
 		continue
 	fi
 	qd=8; [ "$eng" = psync ] && qd=1
-	if [ $rc -eq 0 ] && pyjson "$base/$eng.json" \
+	if [ $rc -eq 0 ] && t_json "$base/$eng.json" \
 		"j['modules']['rand']['status'] == 'ok'" \
 		"len(ps) == 2 and all(x['status'] == 'ok' for x in ps)" \
 		"p['engine'] == '$eng' and p['engine_fallback_reason'] is None" \
@@ -74,14 +53,14 @@ for eng in io_uring libaio psync; do
 done
 
 # psync's slat is not measured: N = 0 and null figures, never 0
-pyjson "$base/psync.json" "p['read']['slat_ns']['N'] == 0 and p['read']['slat_ns']['mean'] is None" \
+t_json "$base/psync.json" "p['read']['slat_ns']['N'] == 0 and p['read']['slat_ns']['mean'] is None" \
 	&& t_ok psync_slat_null || t_fail psync_slat_null
 
 # the same seed gives the same offsets: the read/write split of two runs matches closely
 d=$base/verify; mkdir "$d"
 "$VPSBENCH" $TINY --jobs 2 --verify --dir "$d" > "$base/v.json" 2> "$base/v.err"
 rc=$?
-if [ $rc -eq 0 ] && pyjson "$base/v.json" \
+if [ $rc -eq 0 ] && t_json "$base/v.json" \
 	"p['status'] == 'ok' and p['verify']['bad'] == 0" \
 	"p['verify']['blocks'] == (8 << 20) // 4096 and p['jobs'] == 2" \
 	"'verify' not in ps[1]" && empty_dir "$d"; then
@@ -92,14 +71,14 @@ fi
 
 d=$base/zero; mkdir "$d"
 "$VPSBENCH" $TINY --rw randwrite --zero-buffers --dir "$d" > "$base/z.json" 2> "$base/z.err"
-pyjson "$base/z.json" "p['data'] == 'zero' and p['rw'] == 'randwrite' and 'read' not in p" \
+t_json "$base/z.json" "p['data'] == 'zero' and p['rw'] == 'randwrite' and 'read' not in p" \
 	"p['rwmixread'] == 0 and p['write']['iops'] > 10" && t_ok zero_buffers || t_fail zero_buffers
 
 # --rate-iops caps the total: 200 IOPS over 2 jobs for 2 s (the lower bound is loose: a loaded
 # CI machine may fall short of the cap, never above it)
 d=$base/rate; mkdir "$d"
 "$VPSBENCH" $TINY --jobs 2 --rate-iops 200 --runtime 2s --rw randread --dir "$d" > "$base/r.json" 2> "$base/r.err"
-pyjson "$base/r.json" "100 < p['read']['iops'] <= 215" && t_ok rate_cap \
+t_json "$base/r.json" "100 < p['read']['iops'] <= 215" && t_ok rate_cap \
 	|| t_fail rate_cap "$(head -c 300 "$base/r.err"; head -c 300 "$base/r.json")"
 
 # text report: fio-style lines, 80 columns
@@ -123,7 +102,7 @@ t0=$(date +%s%N)
 wait $pid
 rc=$?
 ms=$((($(date +%s%N) - t0) / 1000000))
-if [ $rc -eq 130 ] && [ $ms -le 2500 ] && pyjson "$base/s.json" \
+if [ $rc -eq 130 ] && [ $ms -le 2500 ] && t_json "$base/s.json" \
 	"j['modules']['rand']['status'] == 'incomplete'" "p['status'] == 'incomplete'" \
 	&& empty_dir "$d"; then t_ok sigint_stops
 else t_fail sigint_stops "rc=$rc after ${ms} ms"; fi
@@ -133,7 +112,7 @@ if t_is_root; then
 	if mount -t tmpfs -o size=64m tmpfs "$d"; then
 		"$VPSBENCH" $TINY --dir "$d" > "$base/tm.json" 2> "$base/tm.err"
 		rc=$?
-		[ $rc -eq 0 ] && pyjson "$base/tm.json" "p['status'] == 'ok' and p['read']['iops'] > 50" \
+		[ $rc -eq 0 ] && t_json "$base/tm.json" "p['status'] == 'ok' and p['read']['iops'] > 50" \
 			"any('tmpfs' in w for w in j['warnings'])" && empty_dir "$d" \
 			&& t_ok tmpfs_run || t_fail tmpfs_run "rc=$rc"
 		umount "$d"
@@ -145,7 +124,7 @@ if t_is_root; then
 	if mount -t ramfs ramfs "$d"; then
 		"$VPSBENCH" $TINY --dir "$d" > "$base/ra.json" 2> "$base/ra.err"
 		rc=$?
-		[ $rc -eq 0 ] && pyjson "$base/ra.json" "p['status'] == 'ok' and p['direct'] is False" \
+		[ $rc -eq 0 ] && t_json "$base/ra.json" "p['status'] == 'ok' and p['direct'] is False" \
 			"'O_DIRECT' in p['direct_reason']" \
 			"any('buffered' in w for w in j['warnings'])" && empty_dir "$d" \
 			&& t_ok ramfs_buffered || t_fail ramfs_buffered "rc=$rc"

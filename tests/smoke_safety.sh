@@ -116,16 +116,6 @@ ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
 	return real(fd, buf, n, off);
 }
 SHIM
-pyjson() { # FILE EXPR...: every EXPR true with j = the report, p = its first rand pass
-	python3 - "$@" <<'PY'
-import json, sys
-j = json.load(open(sys.argv[1]))
-p = ((j.get('rand') or {}).get('passes') or [None])[0]
-for e in sys.argv[2:]:
-    if not eval(e):
-        print('  false:', e); sys.exit(1)
-PY
-}
 if cc -shared -fPIC -o "$base/shim.so" "$base/shim.c" -ldl 2>/dev/null; then
 	mnt=$(df --output=target "$d" | tail -n 1)
 	for e in 28:enospc 5:eio; do
@@ -135,12 +125,12 @@ if cc -shared -fPIC -o "$base/shim.so" "$base/shim.c" -ldl 2>/dev/null; then
 		rc=$?
 		eval "rc_${e#*:}=$rc"
 	done
-	if [ "$rc_enospc" -eq 2 ] && pyjson "$base/enospc.json" "p['status'] == 'failed'" \
+	if [ "$rc_enospc" -eq 2 ] && t_json "$base/enospc.json" "p['status'] == 'failed'" \
 		"p['reason'] == 'aborted: no space left on $mnt'" "'read' not in p and 'write' not in p" \
 		"j['modules']['rand']['status'] == 'failed'" "j['modules']['sysinfo']['status'] == 'ok'" \
 		"j['rand']['passes'][1]['status'] == 'ok'"; then
 		t_ok rand_enospc_mid_pass; else t_fail rand_enospc_mid_pass "rc=$rc_enospc"; fi
-	if [ "$rc_eio" -eq 2 ] && pyjson "$base/eio.json" "p['status'] == 'failed'" \
+	if [ "$rc_eio" -eq 2 ] && t_json "$base/eio.json" "p['status'] == 'failed'" \
 		"'Input/output error' in p['reason']" "'write at offset ' in p['reason']" \
 		"'read' not in p and 'write' not in p" "j['rand']['passes'][1]['status'] == 'ok'"; then
 		t_ok rand_eio_mid_pass; else t_fail rand_eio_mid_pass "rc=$rc_eio"; fi
@@ -213,7 +203,7 @@ if cc -shared -fPIC -o "$base/stall.so" "$base/stall.c" 2>/dev/null &&
    cc -shared -fPIC -o "$base/rstall.so" "$base/rstall.c" -ldl 2>/dev/null; then
 	# seq: the flush of write run 1 never returns; rand still runs after it
 	stalled seqstall "$base/stall.so" 2000 --only seq --seq-size 64M --seq-runs 1
-	if [ $rc -eq 2 ] && [ $ms -lt 10000 ] && pyjson "$base/seqstall.json" "True" \
+	if [ $rc -eq 2 ] && [ $ms -lt 10000 ] && t_json "$base/seqstall.json" "True" \
 		"j['seq']['status'] == 'failed'" \
 		"j['seq']['reason'] == 'timeout: write run 1 did not finish within 2 s (storage stalled?)'" \
 		"j['seq']['write']['runs'] == [] and j['seq']['write']['avg_mbps'] is None" \
@@ -223,7 +213,7 @@ if cc -shared -fPIC -o "$base/stall.so" "$base/stall.c" 2>/dev/null &&
 	empty_dir "$d" && t_ok seq_stall_nothing_left || t_fail seq_stall_nothing_left "$(ls -A "$d")"
 	# seq: the read pass never returns; the finished write runs keep their figures
 	stalled readstall "$base/rstall.so" 3000 --only seq --seq-size 64M --seq-runs 2
-	if [ $rc -eq 2 ] && [ $ms -lt 15000 ] && pyjson "$base/readstall.json" "True" \
+	if [ $rc -eq 2 ] && [ $ms -lt 15000 ] && t_json "$base/readstall.json" "True" \
 		"j['seq']['status'] == 'failed'" \
 		"j['seq']['reason'] == 'timeout: the read pass did not finish within 3 s (storage stalled?)'" \
 		"len(j['seq']['write']['runs']) == 2" "j['seq']['read']['mbps'] is None" \
@@ -233,7 +223,7 @@ if cc -shared -fPIC -o "$base/stall.so" "$base/stall.c" 2>/dev/null &&
 	empty_dir "$d" && t_ok seq_read_stall_nothing_left || t_fail seq_read_stall_nothing_left "$(ls -A "$d")"
 	# rand: the layout's fsync() never returns; both passes fail with the timeout
 	stalled layoutstall "$base/stall.so" 2000 --only sysinfo,rand --size 16M
-	if [ $rc -eq 2 ] && [ $ms -lt 10000 ] && pyjson "$base/layoutstall.json" \
+	if [ $rc -eq 2 ] && [ $ms -lt 10000 ] && t_json "$base/layoutstall.json" \
 		"p['status'] == 'failed'" "p['reason'] == 'timeout: layout in $d did not finish within 2 s (storage stalled?)'" \
 		"'read' not in p and 'write' not in p" \
 		"all(q['status'] == 'failed' for q in j['rand']['passes'])" \
@@ -254,7 +244,7 @@ if cc -shared -fPIC -o "$base/stall.so" "$base/stall.c" 2>/dev/null &&
 	kill -s KILL "$pid" 2>/dev/null
 	{ wait "$pid"; } 2>/dev/null; rc=$?
 	ms=$(( $(now_ms) - t0 ))
-	if [ $rc -eq 130 ] && [ $ms -lt 4000 ] && pyjson "$base/stallint.json" "True" \
+	if [ $rc -eq 130 ] && [ $ms -lt 4000 ] && t_json "$base/stallint.json" "True" \
 		"j['seq']['status'] == 'incomplete'" "j['run']['complete'] is False" \
 		"j['seq']['write']['runs'] == []"; then
 		t_ok "stalled_sigint_prompt (${ms} ms)"

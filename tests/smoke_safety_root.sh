@@ -28,17 +28,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 empty_dir() { [ -z "$(ls -A "$1" | grep -v '^lost+found$')" ]; }
-pyjson() { # FILE EXPR...: j = the report
-	python3 - "$@" <<'PY'
-import json, sys
-j = json.load(open(sys.argv[1]))
-for e in sys.argv[2:]:
-    if not eval(e):
-        print('  false:', e)
-        print('  modules:', {k: (v['status'], v['reason']) for k, v in j.get('modules', {}).items()})
-        sys.exit(1)
-PY
-}
 
 # mkloop NAME SIZE: a sparse image in $base on a loop device, ext4, mounted at $M
 # (not in a subshell: the trap's lists must see the device and the mount)
@@ -106,7 +95,7 @@ if mkloop space 128M && mkloop small 64M; then
 	m=$base/space; small=$base/small
 	# only the module under test: its progress line is the first one printed
 	fault_run seqfull "$m" --only seq --seq-size 16M --seq-runs 2; rc=$?
-	if [ $rc -eq 2 ] && pyjson "$base/seqfull.json" "j['modules']['seq']['status'] == 'failed'" \
+	if [ $rc -eq 2 ] && t_json "$base/seqfull.json" "j['modules']['seq']['status'] == 'failed'" \
 		"j['seq']['status'] == 'aborted'" "j['seq']['reason'] == 'aborted: no space left on $m'" \
 		"j['seq']['write']['runs'] == [] and j['seq']['write']['avg_mbps'] is None" \
 		"j['seq']['read']['mbps'] is None" "j['run']['complete'] is True"; then
@@ -115,7 +104,7 @@ if mkloop space 128M && mkloop small 64M; then
 
 	# 2. ENOSPC during the rand layout (fallocate or the writes)
 	fault_run randfull "$small" --only rand --size 16M --runtime 1s; rc=$?
-	if [ $rc -eq 2 ] && pyjson "$base/randfull.json" "j['modules']['rand']['status'] == 'failed'" \
+	if [ $rc -eq 2 ] && t_json "$base/randfull.json" "j['modules']['rand']['status'] == 'failed'" \
 		"all(p['status'] == 'failed' and p['reason'] == 'aborted: no space left on $small' for p in j['rand']['passes'])" \
 		"all('read' not in p and 'write' not in p for p in j['rand']['passes'])" \
 		"j['run']['complete'] is True"; then
@@ -125,7 +114,7 @@ if mkloop space 128M && mkloop small 64M; then
 	# 3. EROFS: disk modules skip with the reason; sysinfo runs; exit 0 when it did, 2 when nothing ran
 	if mount -o remount,ro "$m" 2>/dev/null; then
 		"$VPSBENCH" --dir "$m" --seq-size 16M --size 16M --runtime 1s --json --quiet > "$base/ro.json" 2>/dev/null; rc=$?
-		if [ $rc -eq 0 ] && pyjson "$base/ro.json" "j['modules']['sysinfo']['status'] == 'ok'" \
+		if [ $rc -eq 0 ] && t_json "$base/ro.json" "j['modules']['sysinfo']['status'] == 'ok'" \
 			"j['modules']['seq']['status'] == 'skipped' and 'Read-only file system' in j['modules']['seq']['reason']" \
 			"j['modules']['rand']['status'] == 'skipped' and 'Read-only file system' in j['modules']['rand']['reason']"; then
 			t_ok erofs_skip; else t_fail erofs_skip "rc=$rc"; fi
@@ -147,7 +136,7 @@ if command -v setpriv >/dev/null && [ -x "$VPSBENCH" ]; then
 	ad=$base/acc; mkdir -m 0755 "$ad"; chmod 0755 "$base"
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$VPSBENCH" --dir "$ad" --seq-size 16M \
 		--size 16M --runtime 1s --json --quiet > "$base/acc.json" 2>/dev/null; rc=$?
-	if [ $rc -eq 0 ] && pyjson "$base/acc.json" "j['modules']['sysinfo']['status'] == 'ok'" \
+	if [ $rc -eq 0 ] && t_json "$base/acc.json" "j['modules']['sysinfo']['status'] == 'ok'" \
 		"j['modules']['seq']['status'] == 'skipped' and 'Permission denied' in j['modules']['seq']['reason']" \
 		"j['modules']['rand']['status'] == 'skipped' and 'Permission denied' in j['modules']['rand']['reason']"; then
 		t_ok eacces_skip; else t_fail eacces_skip "rc=$rc"; fi
@@ -178,7 +167,7 @@ if [ -n "$cg" ] && [ -x ./vpsbench ]; then
 	sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" --dir "$3" --seq-size 64M --size 64M --runtime 2s --json --quiet' \
 		sh "$cg" "$PWD/vpsbench" "$md" > "$base/mem.json" 2> "$base/mem.err"; rc=$?
 	oom=$(sed -n 's/^oom_kill //p' "$cg/memory.oom_control" "$cg/memory.events" 2>/dev/null | head -n 1)
-	if [ $rc -eq 0 ] && [ "${oom:-0}" -eq 0 ] && pyjson "$base/mem.json" \
+	if [ $rc -eq 0 ] && [ "${oom:-0}" -eq 0 ] && t_json "$base/mem.json" \
 		"all(j['modules'][m]['status'] == 'ok' for m in ('sysinfo', 'seq', 'rand'))" \
 		"j['rand']['passes'][0]['iodepth'] == 64" \
 		"j['sysinfo']['mem']['cgroup_limit_bytes'] == 64 << 20" 2>/dev/null; then
@@ -206,7 +195,7 @@ if command -v dmsetup >/dev/null && timeout 5 dmsetup version >/dev/null 2>&1 &&
 16384 507904 error" && dmsetup resume "$dmn"; then
 			timeout 60 "$VPSBENCH" --only sysinfo,rand --dir "$base/dm" --size 64M --runtime 1s \
 				--json --quiet > "$base/eio.json" 2>/dev/null; rc=$?
-			if [ $rc -eq 2 ] && pyjson "$base/eio.json" "j['modules']['rand']['status'] == 'failed'" \
+			if [ $rc -eq 2 ] && t_json "$base/eio.json" "j['modules']['rand']['status'] == 'failed'" \
 				"'Input/output error' in j['modules']['rand']['reason']" \
 				"all('read' not in p and 'write' not in p for p in j['rand']['passes'] if p['status'] == 'failed')"; then
 				t_ok dm_eio; else t_fail dm_eio "rc=$rc"; fi
@@ -232,7 +221,7 @@ if command -v dmsetup >/dev/null && timeout 5 dmsetup version >/dev/null 2>&1 &&
 			done
 			timeout 10 dmsetup resume "$dmn"
 			timeout 30 tail --pid=$pid -f /dev/null; wait $pid; rc=$?
-			if [ $rc -eq 2 ] && pyjson "$base/stall.json" \
+			if [ $rc -eq 2 ] && t_json "$base/stall.json" \
 				"j['rand']['passes'][0]['reason'].startswith('timeout')" \
 				"'read' not in j['rand']['passes'][0]"; then
 				t_ok dm_stall_timeout; else t_fail dm_stall_timeout "rc=$rc"; fi

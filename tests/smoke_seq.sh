@@ -10,18 +10,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# pyjson FILE EXPR...: every python expression over j (the report) must be true
-pyjson() {
-	python3 - "$@" <<'EOF'
-import json, sys
-j = json.load(open(sys.argv[1]))
-s = j.get("seq", {})
-bad = [e for e in sys.argv[2:] if not eval(e)]
-for e in bad:
-    print("  false: " + e, file=sys.stderr)
-sys.exit(1 if bad else 0)
-EOF
-}
 empty_dir() { [ -z "$(ls -A "$1")" ]; }
 
 M=$((64 << 20))
@@ -29,7 +17,7 @@ d=$base/plain; mkdir "$d"
 "$VPSBENCH" --only seq --seq-size 64M --seq-runs 2 --dir "$d" --json --quiet > "$base/a.json" 2> "$base/a.err"
 rc=$?
 [ $rc -eq 0 ] && t_ok basic_exit_0 || t_fail basic_exit_0 "rc=$rc $(head -c 300 "$base/a.err")"
-if pyjson "$base/a.json" \
+if t_json "$base/a.json" \
 	"j['modules']['seq']['status'] == 'ok'" \
 	"s['status'] == 'ok' and s['reason'] is None" \
 	"s['dir'] == '$d'" \
@@ -52,13 +40,13 @@ then t_ok basic_json_shape; else t_fail basic_json_shape; fi
 empty_dir "$d" && t_ok basic_nothing_left || t_fail basic_nothing_left "$(ls -A "$d")"
 
 "$VPSBENCH" --only seq --seq-size 64M --seq-runs 1 --zero-fill --dir "$d" --json --quiet > "$base/z.json" 2>/dev/null
-if pyjson "$base/z.json" "s['data'] == 'zero'" "s['generator_gbps'] is None and s['prng_gbps'] is None" \
+if t_json "$base/z.json" "s['data'] == 'zero'" "s['generator_gbps'] is None and s['prng_gbps'] is None" \
 	"len(s['write']['runs']) == 1 and s['write']['cov'] is None"; then
 	t_ok zero_fill; else t_fail zero_fill; fi
 
 "$VPSBENCH" --only seq --seq-size 64M --seq-runs 1 --seq-direct --dir "$d" --json --quiet > "$base/d.json" 2>/dev/null
-if pyjson "$base/d.json" "s['fstype'] == 'ext4'" 2>/dev/null; then
-	if pyjson "$base/d.json" "s['direct'] is True" "s['direct_requested'] is True" \
+if t_json "$base/d.json" "s['fstype'] == 'ext4'" 2>/dev/null; then
+	if t_json "$base/d.json" "s['direct'] is True" "s['direct_requested'] is True" \
 		"s['direct_reason'] is None" "s['write']['runs'][0]['mbps'] > 1" \
 		"s['read']['direct'] is True"; then
 		t_ok direct_on_ext4; else t_fail direct_on_ext4; fi
@@ -69,7 +57,7 @@ empty_dir "$d" && t_ok direct_nothing_left || t_fail direct_nothing_left
 
 d2=$base/second; mkdir "$d2"
 "$VPSBENCH" --only seq --seq-size 64M --seq-runs 1 --dir "$d" --dir "$d2" --json --quiet > "$base/m.json" 2>/dev/null
-if pyjson "$base/m.json" "len(s['dirs']) == 2" "s['dir'] == '$d'" \
+if t_json "$base/m.json" "len(s['dirs']) == 2" "s['dir'] == '$d'" \
 	"[x['dir'] for x in s['dirs']] == ['$d', '$d2']" \
 	"all(x['status'] == 'ok' and x['write']['runs'][0]['mbps'] > 1 and x['read']['mbps'] > 1 for x in s['dirs'])" \
 	"s['write'] == s['dirs'][0]['write']"; then
@@ -95,7 +83,7 @@ kill -INT $pid
 t0=$(date +%s%N)
 wait $pid; rc=$?
 ms=$((($(date +%s%N) - t0) / 1000000))
-if [ $rc -eq 130 ] && pyjson "$base/s.json" "j['run']['complete'] is False" \
+if [ $rc -eq 130 ] && t_json "$base/s.json" "j['run']['complete'] is False" \
 	"j['modules']['seq']['status'] == 'incomplete'" "s['status'] == 'incomplete'" \
 	"s['read']['mbps'] is None and s['read']['reason']"; then
 	t_ok sigint_incomplete; else t_fail sigint_incomplete "rc=$rc"; fi
@@ -140,7 +128,7 @@ if cc -shared -fPIC -o "$base/shim.so" "$base/shim.c" -ldl 2>/dev/null; then
 		LD_PRELOAD=$base/shim.so "$VPSBENCH" --only seq --seq-size 64M --seq-runs 2 --dir "$d" \
 		--json --quiet > "$base/e1.json" 2>/dev/null
 	rc=$?
-	if [ $rc -eq 2 ] && pyjson "$base/e1.json" "j['modules']['seq']['status'] == 'failed'" \
+	if [ $rc -eq 2 ] && t_json "$base/e1.json" "j['modules']['seq']['status'] == 'failed'" \
 		"s['status'] == 'aborted'" "s['reason'].startswith('aborted: no space left on /')" \
 		"s['write']['runs'] == [] and s['write']['avg_mbps'] is None" \
 		"s['read']['mbps'] is None"; then
@@ -151,7 +139,7 @@ if cc -shared -fPIC -o "$base/shim.so" "$base/shim.c" -ldl 2>/dev/null; then
 		--json --quiet > "$base/e2.json" 2>/dev/null
 	rc=$?
 	# block 1500 is block 476 of run 2, at offset 475 * 65536
-	if [ $rc -eq 2 ] && pyjson "$base/e2.json" "j['modules']['seq']['status'] == 'failed'" \
+	if [ $rc -eq 2 ] && t_json "$base/e2.json" "j['modules']['seq']['status'] == 'failed'" \
 		"s['status'] == 'failed'" "'Input/output error' in s['reason']" \
 		"'offset 31129600' in s['reason']" "len(s['write']['runs']) == 1" \
 		"s['read']['mbps'] is None"; then
@@ -181,7 +169,7 @@ mnt() {
 if m=$(mnt ramfs ramfs mode=0700); then
 	"$VPSBENCH" --only seq --seq-size 64M --seq-runs 1 --seq-direct --dir "$m" --json --quiet > "$base/r.json" 2>/dev/null
 	rc=$?
-	if [ $rc -eq 0 ] && pyjson "$base/r.json" "s['fstype'] == 'ramfs'" \
+	if [ $rc -eq 0 ] && t_json "$base/r.json" "s['fstype'] == 'ramfs'" \
 		"s['direct'] is False and s['direct_requested'] is True" \
 		"'O_DIRECT' in s['direct_reason']" "s['write']['runs'][0]['mbps'] > 1" \
 		"s['read']['direct'] is False and 'O_DIRECT' in s['read']['reason']" \
@@ -201,7 +189,7 @@ fi
 if m=$(mnt ro tmpfs size=256m,ro); then
 	"$VPSBENCH" --only seq --seq-size 1M --seq-bs 64K --seq-runs 1 --dir "$m" --json --quiet > "$base/ro.json" 2>/dev/null
 	rc=$?
-	if [ $rc -eq 2 ] && pyjson "$base/ro.json" "j['modules']['seq']['status'] == 'skipped'" \
+	if [ $rc -eq 2 ] && t_json "$base/ro.json" "j['modules']['seq']['status'] == 'skipped'" \
 		"'Read-only' in j['modules']['seq']['reason']" "'seq' not in j"; then
 		t_ok readonly_skip; else t_fail readonly_skip "rc=$rc"; fi
 else
@@ -211,7 +199,7 @@ fi
 if m=$(mnt small tmpfs size=100m); then
 	"$VPSBENCH" --only seq --seq-size 64M --seq-runs 1 --dir "$m" --json --quiet > "$base/sm.json" 2>/dev/null
 	rc=$?
-	if [ $rc -eq 2 ] && pyjson "$base/sm.json" "j['modules']['seq']['status'] == 'skipped'" \
+	if [ $rc -eq 2 ] && t_json "$base/sm.json" "j['modules']['seq']['status'] == 'skipped'" \
 		"'free' in j['modules']['seq']['reason']" "'seq' not in j"; then
 		t_ok too_small_skip; else t_fail too_small_skip "rc=$rc"; fi
 	empty_dir "$m" && t_ok too_small_nothing_left || t_fail too_small_nothing_left
@@ -222,7 +210,7 @@ fi
 if m=$(mnt mid tmpfs size=200m); then
 	"$VPSBENCH" --only seq --seq-size 256M --seq-runs 1 --dir "$m" --json --quiet > "$base/sc.json" 2>/dev/null
 	rc=$?
-	if [ $rc -eq 0 ] && pyjson "$base/sc.json" "s['scaled_down'] is True" \
+	if [ $rc -eq 0 ] && t_json "$base/sc.json" "s['scaled_down'] is True" \
 		"$M <= s['size_bytes'] < (200 << 20) and s['size_bytes'] % 65536 == 0" \
 		"s['write']['runs'][0]['bytes'] == s['size_bytes']" \
 		"any('instead of' in w for w in j['warnings'])"; then
@@ -240,7 +228,7 @@ if m=$(mnt full tmpfs size=320m); then
 	fallocate -l 200M "$m/filler" 2>/dev/null || head -c 200M /dev/zero > "$m/filler" 2>/dev/null
 	wait $pid; rc=$?
 	rm -f "$m/filler"
-	if [ $rc -eq 2 ] && pyjson "$base/f.json" "j['modules']['seq']['status'] == 'failed'" \
+	if [ $rc -eq 2 ] && t_json "$base/f.json" "j['modules']['seq']['status'] == 'failed'" \
 		"s['status'] == 'aborted'" "s['reason'] == 'aborted: no space left on $m'" \
 		"s['write']['runs'] == [] and s['write']['avg_mbps'] is None" \
 		"s['read']['mbps'] is None"; then

@@ -50,24 +50,12 @@ inchroot() {
 	echo $? > "$T/rc"
 }
 rc() { cat "$T/rc"; }
-pyjson() { # FILE EXPR...: each python expression over j must hold
-	python3 - "$@" <<'EOF'
-import json, sys
-try:
-    j = json.load(open(sys.argv[1]))
-except Exception as e:
-    print("  bad json: %s" % e, file=sys.stderr); sys.exit(1)
-bad = [e for e in sys.argv[2:] if not eval(e)]
-for e in bad: print("  false: " + e, file=sys.stderr)
-sys.exit(1 if bad else 0)
-EOF
-}
 # the chroot really is empty: no /dev, no libc, no shell
 [ ! -e "$C/dev" ] && [ ! -e "$C/lib" ] && [ ! -e "$C/bin" ] && [ "$(ls "$C" | wc -l)" -eq 5 ] &&
 	t_ok chroot_is_empty || t_fail chroot_is_empty "$(ls "$C")"
 
 inchroot /vpsbench --only sysinfo --format json --quiet
-if [ "$(rc)" -eq 0 ] && pyjson "$T/out" 'j["schema"] == "vpsbench.report/1"' \
+if [ "$(rc)" -eq 0 ] && t_json "$T/out" 'j["schema"] == "vpsbench.report/1"' \
 	'j["modules"]["sysinfo"]["status"] == "ok"' 'j["sysinfo"]["cpu"]["cores_online"] >= 1' \
 	'j["sysinfo"]["mem"]["ram_total_bytes"] > 0' 'j["sysinfo"]["os"]["kernel"]'; then t_ok chroot_sysinfo
 else t_fail chroot_sysinfo "rc=$(rc) $(head -c 400 "$T/err") $(head -c 400 "$T/out")"; fi
@@ -77,7 +65,7 @@ SHORT="--dir /data --seq-runs 1 --seq-size 8M --size 16M --runtime 1 --ramp 0 --
 for eng in io_uring libaio; do
 	# shellcheck disable=SC2086
 	inchroot /vpsbench --only seq,rand --engine "$eng" $SHORT
-	if [ "$(rc)" -eq 0 ] && pyjson "$T/out" 'j["modules"]["seq"]["status"] == "ok"' \
+	if [ "$(rc)" -eq 0 ] && t_json "$T/out" 'j["modules"]["seq"]["status"] == "ok"' \
 		'j["modules"]["rand"]["status"] == "ok"' \
 		"len(j['rand']['passes']) >= 1" \
 		"all(p['engine'] == '$eng' and p['status'] == 'ok' for p in j['rand']['passes'])" \
@@ -154,7 +142,7 @@ upload() {
 	inchroot /vpsbench $UP --output "/report-$NUP.json" --upload "https://127.0.0.1:$port/r" "$@"
 }
 posted() { # NAME TLSVERSION: the server got one report over that version
-	pyjson "$T/$1.body" 'j["schema"] == "vpsbench.report/1"' && [ "$(cat "$T/$1.body.tls")" = "$2" ]
+	t_json "$T/$1.body" 'j["schema"] == "vpsbench.report/1"' && [ "$(cat "$T/$1.body.tls")" = "$2" ]
 }
 upload t13 "$P13" --cacert /ca.pem
 [ "$(rc)" -eq 0 ] && posted t13 TLSv1.3 && t_ok upload_tls13_ip_san || t_fail upload_tls13_ip_san "rc=$(rc) $(cat "$T/err")"

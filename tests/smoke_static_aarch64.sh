@@ -28,18 +28,6 @@ q() {
 	echo $? > "$T/rc"
 }
 rc() { cat "$T/rc"; }
-pyjson() { # FILE EXPR...: each python expression over j must hold
-	python3 - "$@" <<'EOF'
-import json, sys
-try:
-    j = json.load(open(sys.argv[1]))
-except Exception as e:
-    print("  bad json: %s" % e, file=sys.stderr); sys.exit(1)
-bad = [e for e in sys.argv[2:] if not eval(e)]
-for e in bad: print("  false: " + e, file=sys.stderr)
-sys.exit(1 if bad else 0)
-EOF
-}
 
 if command -v file >/dev/null 2>&1; then
 	f=$(file -b "$BIN")
@@ -62,7 +50,7 @@ fi
 
 # sysinfo: uname under qemu-user says aarch64; the rest is the host's
 q --only sysinfo --json --quiet
-if [ "$(rc)" -eq 0 ] && pyjson "$T/out" 'j["schema"] == "vpsbench.report/1"' \
+if [ "$(rc)" -eq 0 ] && t_json "$T/out" 'j["schema"] == "vpsbench.report/1"' \
 	'j["modules"]["sysinfo"]["status"] == "ok"' 'j["sysinfo"]["os"]["arch"] == "aarch64"' \
 	'j["sysinfo"]["cpu"]["cores_online"] >= 1' 'j["sysinfo"]["mem"]["ram_total_bytes"] > 0' \
 	'j["sysinfo"]["os"]["kernel"]'; then t_ok qemu_sysinfo_arch_aarch64
@@ -73,14 +61,14 @@ else t_fail qemu_sysinfo_arch_aarch64 "rc=$(rc) $(head -c 400 "$T/err") $(head -
 # when it fell through to psync)
 q --only seq,rand --engine auto --dir "$T/data" --seq-runs 1 --seq-size 8M --size 16M \
 	--runtime 1 --ramp 0 --jobs 1 --format json --quiet
-if [ "$(rc)" -eq 0 ] && pyjson "$T/out" 'j["modules"]["seq"]["status"] == "ok"' \
+if [ "$(rc)" -eq 0 ] && t_json "$T/out" 'j["modules"]["seq"]["status"] == "ok"' \
 	'j["modules"]["rand"]["status"] == "ok"' \
 	"j['seq']['write']['avg_mbps'] > 0" "j['seq']['read']['mbps'] > 0" \
 	"len(j['rand']['passes']) >= 1" \
 	"all(p['status'] == 'ok' and p['read']['iops'] > 0 for p in j['rand']['passes'])" &&
    [ -z "$(ls -A "$T/data")" ]; then t_ok qemu_seq_rand
 else t_fail qemu_seq_rand "rc=$(rc) $(head -c 400 "$T/err") left: $(ls -A "$T/data")"; fi
-if [ "$(rc)" -eq 0 ] && pyjson "$T/out" \
+if [ "$(rc)" -eq 0 ] && t_json "$T/out" \
 	"all(p['engine'] in ('io_uring', 'libaio', 'psync') for p in j['rand']['passes'])" \
 	"all(p['engine'] == 'io_uring' or 'io_uring' in (p['engine_fallback_reason'] or '') for p in j['rand']['passes'])" \
 	"all(p['engine'] != 'psync' or 'libaio' in (p['engine_fallback_reason'] or '') for p in j['rand']['passes'])"; then
