@@ -34,7 +34,7 @@
 
 #define SEQ_POOL_TARGET (4u << 20)     /* fits a 64 MiB memory cgroup easily */
 #define SEQ_GEN_MEASURE (256ULL << 20) /* bytes of blocks for the generator figure */
-#define SEQ_PRNG_MEASURE (64ULL << 20) /* bytes of pool refills for the PRNG figure */
+#define SEQ_PRNG_MEASURE (64u << 20)    /* bytes of random data for the PRNG figure */
 #define SEQ_PAGE 4096u
 #define SEQ_ZFS_INFLATION_DEFAULT 24u
 
@@ -159,27 +159,6 @@ static struct mdbl seq_measure_generator(struct seq_data *d)
 	return mdbl_of((double)(n * d->bs) / (t1 - t0) / 1e9);
 }
 
-/* Rate of making random bytes: the pool refilled (new random data) n times. */
-static struct mdbl seq_measure_prng(struct seq_data *d)
-{
-	struct databuf_rng rng;
-	uint64_t n = SEQ_PRNG_MEASURE / d->pool_len;
-	double t0, t1;
-
-	if (d->zero)
-		return (struct mdbl){ 0, false };
-	if (n < 1)
-		n = 1;
-	databuf_seed(&rng, d->nonce ^ 0x9e3779b97f4a7c15ULL);
-	t0 = mono_s();
-	for (uint64_t i = 0; i < n; i++)
-		databuf_fill(&rng, d->pool, d->pool_len);
-	t1 = mono_s();
-	__asm__ volatile("" : : "r"(d->pool) : "memory");
-	if (t1 <= t0)
-		return (struct mdbl){ 0, false };
-	return mdbl_of((double)(n * d->pool_len) / (t1 - t0) / 1e9);
-}
 
 /* The read pass reopens the file through /proc/self/fd once it is unlinked: needs /proc. */
 static bool seq_can_reopen(int fd)
@@ -842,7 +821,11 @@ static enum bench_status seq_run(const struct bench_ctx *ctx, struct bench_repor
 	if (seq_data_init(&d, sp->bs, sp->zero, err, sizeof(err)) < 0)
 		return bench_outcome(out, BENCH_FAIL, "%s", err);
 	res->pool_bytes = d.pool_len;
-	res->prng_gbps = seq_measure_prng(&d);
+	if (!sp->zero) {
+		double g = databuf_measure_gbps(SEQ_PRNG_MEASURE);
+
+		res->prng_gbps = (struct mdbl){ g, g > 0 };
+	}
 	res->generator_gbps = seq_measure_generator(&d);
 
 	res->ndirs = ctx->opts->ndirs < SEQ_MAX_DIRS ? ctx->opts->ndirs : SEQ_MAX_DIRS;
