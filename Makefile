@@ -6,7 +6,7 @@ VERSION  := 0.1.0
 CC       ?= cc
 PREFIX   ?= /usr/local
 WARN     := -Wall -Wextra -Werror
-CPPFLAGS += -D_GNU_SOURCE -DVPSBENCH_VERSION='"$(VERSION)"' -Imodules -Irender
+CPPFLAGS += -D_GNU_SOURCE -DVPSBENCH_VERSION='"$(VERSION)"' -I.
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 $(WARN) -pthread -MMD -MP
 LDLIBS   += -pthread -lm
@@ -36,7 +36,8 @@ CPPFLAGS += -DHAVE_LIBCURL
 LDLIBS   += -lcurl
 endif
 
-LIB_SRC  := $(sort $(wildcard modules/*.c render/*.c))
+# Every stage folder: core, the modules (one folder each), grade, report, render.
+LIB_SRC  := $(sort $(wildcard core/*.c modules/*/*.c grade/*.c report/*.c render/*.c))
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 
 REL_OBJ  := $(LIB_SRC:%.c=build/rel/%.o)

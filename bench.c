@@ -1,6 +1,7 @@
 /*
  * bench.c — vpsbench's main: options -> context -> modules -> grade ->
- * render -> upload. Everything else lives in modules/ and render/.
+ * render -> upload. Each stage has its folder: core/, modules/<name>/,
+ * grade/, render/, report/ (README, "Architecture").
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,16 +14,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "compare.h"
-#include "grade.h"
-#include "module.h"
-#include "options.h"
-#include "plan.h"
-#include "progress.h"
-#include "render.h"
-#include "report.h"
-#include "testfile.h"
-#include "upload.h"
+#include "grade/compare.h"
+#include "grade/grade.h"
+#include "core/module.h"
+#include "core/options.h"
+#include "core/plan.h"
+#include "render/progress.h"
+#include "render/render.h"
+#include "report/report.h"
+#include "core/testfile.h"
+#include "report/upload.h"
 
 enum {
 	EXIT_OK = 0,

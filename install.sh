@@ -257,7 +257,7 @@ checkout_dir() {
 	# Piped into sh, $0 is the shell and there is no checkout.
 	[ -f "$0" ] || return 1
 	here=$(cd "$(dirname -- "$0")" && pwd) || return 1
-	[ -f "$here/Makefile" ] && [ -f "$here/bench.c" ] && [ -f "$here/modules/module.h" ]
+	[ -f "$here/Makefile" ] && [ -f "$here/bench.c" ] && [ -f "$here/core/module.h" ]
 }
 
 run_source() {

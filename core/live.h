@@ -1,12 +1,11 @@
 /*
- * progress.h — the live status line. Measuring threads publish their
- * completed I/Os and bytes per direction into their own cache-line slot
- * with relaxed atomic stores (no locks, no syscalls, no clock reads);
- * a progress thread samples the slots 4 times a second and draws one
- * line per pass on stderr when it is a terminal.
+ * live.h — the counters behind the live status line. Measuring threads
+ * publish their completed I/Os and bytes per direction into their own
+ * cache-line slot with relaxed atomic stores (no locks, no syscalls, no
+ * clock reads); render/progress.c samples the slots and draws the line.
  */
-#ifndef VPSBENCH_PROGRESS_H
-#define VPSBENCH_PROGRESS_H
+#ifndef VPSBENCH_LIVE_H
+#define VPSBENCH_LIVE_H
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -68,39 +67,5 @@ static inline void live_publish(struct live_slot *s, int dir, uint64_t ios, uint
 	atomic_store_explicit(&s->ios[dir], ios, memory_order_relaxed);
 	atomic_store_explicit(&s->bytes[dir], bytes, memory_order_relaxed);
 }
-
-/*
- * Sets up l for a run of ctx's plan: out is stderr, tty whether it is a
- * terminal, color whether colors are allowed there. Starts the drawing
- * thread on a terminal (plain lines when it cannot start). Returns 0, or
- * -errno when the lock cannot be set up: then leave ctx->live NULL.
- */
-int progress_start(struct bench_live *l, const struct bench_ctx *ctx, FILE *out, bool tty,
-		   bool color, bool quiet);
-
-/* The ctx->progress hook: phase 0 = step starts, 1 = ends. */
-void progress_step(const struct bench_ctx *ctx, const struct bench_step *step, int phase);
-
-/* bench.c, after a module returned: its planned work that did not start is dropped. */
-void progress_module_done(struct bench_live *l, int mod);
-
-/* Stops the thread and clears the status line; before the report prints. */
-void progress_stop(struct bench_live *l);
-
-/* --- pure helpers, unit-tested --- */
-
-/* "01m:05s", "1h02m:03s"; "--m:--s" when s is negative or not finite. */
-void progress_fmt_eta(char *buf, size_t n, double s);
-
-/*
- * One status line, cut to width columns (no control codes): module,
- * step, percent, rates, ETA of the step and of the whole run; NAN = unknown.
- */
-void progress_fmt_line(char *buf, size_t n, unsigned width, const char *module, const char *what,
-		       double pct, const double iops[2], const double bps[2], bool ramp,
-		       double eta_step, double eta_total);
-
-/* Planned work of a module from the plan: bytes (seq, layout) and ns (rand passes). */
-void progress_plan_work(const struct bench_ctx *ctx, int mod, uint64_t *bytes, uint64_t *ns);
 
 #endif

@@ -11,7 +11,7 @@
 #include "module.h"
 #include "options.h"
 #include "parse.h"
-#include "grade.h"
+#include "grade/grade.h"
 #include "plan.h"
 
 enum opt_kind {

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "grade.h"
-#include "lat_hist.h"
-#include "plan.h"
-#include "report.h"
+#include "core/lat_hist.h"
+#include "core/plan.h"
+#include "report/report.h"
 
 static struct metric *add(struct metric_set *ms, const char *name, bool selected)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "grade.h"
+#include "grade/grade.h"
 #include "render.h"
 
 /* chart geometry, in viewBox units; the SVG scales to the page width */

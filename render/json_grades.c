@@ -4,7 +4,7 @@
  */
 #include <stdlib.h>
 
-#include "compare.h"
+#include "grade/compare.h"
 #include "render.h"
 
 #ifdef HAVE_CJSON

@@ -14,9 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "options.h"
-#include "plan.h"
+#include "core/clock.h"
+#include "core/options.h"
+#include "core/plan.h"
 #include "progress.h"
 #include "render.h"
 

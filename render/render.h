@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "plan.h"
-#include "report.h"
+#include "core/plan.h"
+#include "report/report.h"
 
 struct render_style {
 	bool color;

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compare.h"
+#include "grade/compare.h"
 #include "render.h"
 
 static const char *tier_color(const struct render_style *st, unsigned rank, unsigned ntiers)

@@ -9,12 +9,12 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "module.h"
-#include "value.h"
-#include "sysinfo.h"
-#include "seq.h"
-#include "rand.h"
-#include "grade.h"
+#include "core/module.h"
+#include "core/value.h"
+#include "modules/sysinfo/sysinfo.h"
+#include "modules/seq/seq.h"
+#include "modules/rand/rand.h"
+#include "grade/grade.h"
 
 #define REPORT_MAX_WARN 32
 

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "options.h"
+#include "core/options.h"
 
 #define UPLOAD_MAX_BYTES  (1024u * 1024u) /* refuse a larger payload */
 #define UPLOAD_MAX_TRIES  3

@@ -8,10 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compare.h"
-#include "grade.h"
-#include "report.h"
-#include "seq.h"
+#include "grade/compare.h"
+#include "grade/grade.h"
+#include "report/report.h"
+#include "modules/seq/seq.h"
 #include "th.h"
 
 /* A finished report whose only rand pass is a usable qd64 4k randrw pass. */

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "grade.h"
+#include "grade/grade.h"
 #include "th.h"
 
 static const char *tier_name(const char *metric, double v)

@@ -2,7 +2,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "lat_hist.h"
+#include "core/lat_hist.h"
 #include "th.h"
 
 /* One lat_hist is ~15 KB: keep it off the stack. */

@@ -1,7 +1,7 @@
 /* test_parse.c — size, duration and count parsers (table-driven). */
 #include <stdint.h>
 
-#include "parse.h"
+#include "core/parse.h"
 #include "th.h"
 
 TH_TEST(parse_size_table)

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "options.h"
-#include "plan.h"
-#include "progress.h"
+#include "core/options.h"
+#include "core/plan.h"
+#include "render/progress.h"
 #include "th.h"
 
 TH_TEST(progress_eta_format)

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rand_engine.h"
-#include "rand_job.h"
+#include "modules/rand/rand_engine.h"
+#include "modules/rand/rand_job.h"
 #include "th.h"
 
 #define MS 1000000ULL

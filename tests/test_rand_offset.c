@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rand_offset.h"
+#include "modules/rand/rand_offset.h"
 #include "th.h"
 
 TH_TEST(rand_offsets_aligned_and_in_range)

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "databuf.h"
-#include "rand_verify.h"
+#include "core/databuf.h"
+#include "modules/rand/rand_verify.h"
 #include "th.h"
 
 static unsigned char *block(uint32_t bs, uint64_t off, uint32_t gen, uint64_t seed)

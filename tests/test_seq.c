@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "seq.h"
+#include "modules/seq/seq.h"
 #include "th.h"
 
 #define MiB (1ULL << 20)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sysinfo.h"
+#include "modules/sysinfo/sysinfo.h"
 #include "th.h"
 
 static struct sysinfo si; /* large: keep it off the stack */

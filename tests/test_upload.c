@@ -7,9 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "report/report.h"
 #include "th.h"
-#include "upload.h"
+#include "report/upload.h"
 
 TH_TEST(upload_url_schemes)
 {

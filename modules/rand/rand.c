@@ -13,13 +13,13 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "fsinfo.h"
-#include "options.h"
-#include "progress.h"
+#include "core/fsinfo.h"
+#include "core/options.h"
+#include "core/live.h"
 #include "rand_job.h"
 #include "rand_layout.h"
 #include "rand_verify.h"
-#include "report.h"
+#include "report/report.h"
 
 #define GRACE_NS (10ULL * 1000000000ULL) /* hard deadline past ramp + runtime */
 #define VERIFY_CHUNK (1u << 20)

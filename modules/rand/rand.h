@@ -9,10 +9,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "lat_hist.h"
-#include "module.h"
-#include "plan.h"
-#include "value.h"
+#include "core/lat_hist.h"
+#include "core/module.h"
+#include "core/plan.h"
+#include "core/value.h"
 
 #define RAND_MAX_RESULTS 32  /* passes x dirs kept in the report */
 #define RAND_TL_MAX      600 /* seconds of per-second IOPS kept per direction */

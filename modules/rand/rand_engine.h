@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "plan.h"
+#include "core/plan.h"
 
 struct rand_io {
 	void *buf;

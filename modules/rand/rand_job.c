@@ -11,9 +11,9 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "clock.h"
-#include "databuf.h"
-#include "progress.h"
+#include "core/clock.h"
+#include "core/databuf.h"
+#include "core/live.h"
 #include "rand_engine.h"
 #include "rand_job.h"
 #include "rand_offset.h"

@@ -9,9 +9,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "lat_hist.h"
-#include "module.h"
-#include "plan.h"
+#include "core/lat_hist.h"
+#include "core/module.h"
+#include "core/plan.h"
 #include "rand.h"
 
 /* Start gate: every job sets up, then all start together (or abort). */

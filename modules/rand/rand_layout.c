@@ -12,12 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "databuf.h"
-#include "progress.h"
+#include "core/clock.h"
+#include "core/databuf.h"
+#include "core/live.h"
 #include "rand_layout.h"
 #include "rand_verify.h"
-#include "stall.h"
+#include "core/stall.h"
 
 #define LAYOUT_CHUNK (1u << 20)
 

@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "module.h"
-#include "testfile.h"
+#include "core/module.h"
+#include "core/testfile.h"
 
 #define RAND_MIN_FILE    (4ULL << 20)  /* below this the dir is skipped */
 #define RAND_SPACE_MARGIN (64ULL << 20) /* left free: max(5%, min(64 MiB, 25%)) */

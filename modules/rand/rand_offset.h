@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "databuf.h"
+#include "core/databuf.h"
 
 /* fio's stream indexes: FIO_RAND_MIX_OFF and FIO_RAND_BLOCK_OFF. */
 #define RAND_STREAM_MIX   4

@@ -23,14 +23,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "databuf.h"
-#include "fsinfo.h"
-#include "plan.h"
-#include "progress.h"
-#include "report.h"
-#include "stall.h"
-#include "testfile.h"
+#include "core/clock.h"
+#include "core/databuf.h"
+#include "core/fsinfo.h"
+#include "core/plan.h"
+#include "core/live.h"
+#include "report/report.h"
+#include "core/stall.h"
+#include "core/testfile.h"
 
 #define SEQ_POOL_TARGET (4u << 20)     /* fits a 64 MiB memory cgroup easily */
 #define SEQ_GEN_MEASURE (256ULL << 20) /* bytes of blocks for the generator figure */

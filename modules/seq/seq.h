@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "options.h"
-#include "value.h"
+#include "core/options.h"
+#include "core/value.h"
 
 #define SEQ_MAX_RUNS 100            /* plan.c caps --seq-runs at 100 */
 #define SEQ_MAX_DIRS BENCH_MAX_DIRS

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "report.h"
+#include "report/report.h"
 #include "sysinfo_priv.h"
 
 /* os-release value: strips quotes and backslash escapes. */

@@ -21,9 +21,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "fsinfo.h"
-#include "options.h"
-#include "value.h"
+#include "core/fsinfo.h"
+#include "core/options.h"
+#include "core/value.h"
 
 struct sys_cpu {
 	char model[160];           /* "" = unknown */

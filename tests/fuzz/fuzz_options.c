@@ -6,7 +6,7 @@
 #include <fcntl.h>
 
 #include "fuzz_common.h"
-#include "options.h"
+#include "core/options.h"
 
 #define FUZZ_MAX_ARGS 64
 

@@ -1,6 +1,6 @@
 /* fuzz_parse.c — parse_size, parse_duration and parse_uint on any string. */
 #include "fuzz_common.h"
-#include "parse.h"
+#include "core/parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,7 +1,7 @@
 /* fuzz_plan.c — plan_build with --profile FILE: the input is the INI file. */
 #include "fuzz_common.h"
-#include "options.h"
-#include "plan.h"
+#include "core/options.h"
+#include "core/plan.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,6 +1,6 @@
 /* fuzz_require.c — require_parse on any --require expression. */
 #include "fuzz_common.h"
-#include "grade.h"
+#include "grade/grade.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

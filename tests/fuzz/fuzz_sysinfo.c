@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "fuzz_common.h"
-#include "sysinfo.h"
+#include "modules/sysinfo/sysinfo.h"
 
 static const char *const files[] = {
 	"proc/cpuinfo", "proc/meminfo", "proc/self/mountinfo", "proc/self/cgroup",

@@ -1,6 +1,6 @@
 /* fuzz_thresholds.c — grade_load_file on the input as a --thresholds file. */
 #include "fuzz_common.h"
-#include "grade.h"
+#include "grade/grade.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
