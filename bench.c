@@ -120,7 +120,7 @@ static void run_modules(const struct bench_ctx *ctx, struct bench_report *rep)
 			continue;
 		}
 		clock_gettime(CLOCK_MONOTONIC, &a);
-		m->run(ctx, rep, out);
+		m->run(ctx, report_section(rep, i), out);
 		clock_gettime(CLOCK_MONOTONIC, &b);
 		out->seconds = ts_diff(&a, &b);
 		progress_module_done(ctx->live, i); /* what it did not start leaves the ETA */
@@ -311,6 +311,8 @@ int main(int argc, char **argv)
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
 		return compare_main(argc, argv);
 	rc = options_parse(argc, argv, &opts);
+	if (rc < 0 && opts.show_help)
+		options_help(stdout, grade_metric_names, grade_metric_descs);
 	if (rc < 0)
 		return EXIT_OK;
 	if (rc > 0)
@@ -363,6 +365,7 @@ int main(int argc, char **argv)
 	ctx.root = getenv("VPSBENCH_ROOT") ? getenv("VPSBENCH_ROOT") : "";
 	ctx.cpus_usable = usable_cpus();
 	ctx.stop = &stop_flag;
+	ctx.warn = &rep.warn;
 	/* the live line on a terminal, plain lines elsewhere, nothing with --quiet */
 	if (!opts.quiet && progress_start(&live, &ctx, stderr, isatty(STDERR_FILENO),
 					  !opts.no_color, false) == 0) {

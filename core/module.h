@@ -1,14 +1,16 @@
 /*
  * module.h — the uniform interface every benchmark module implements.
  *
- * A module measures and fills its own section of struct bench_report; it
- * never prints. bench.c runs the modules of the registry in order, the
- * renderers read the report afterwards.
+ * A module measures and fills its own result struct (the section of the
+ * report bench.c hands it as `result`); it never prints and never includes
+ * another module. Warnings go through bench_warn(). bench.c runs the
+ * modules of the registry in order; the renderers read the report after.
  */
 #ifndef VPSBENCH_MODULE_H
 #define VPSBENCH_MODULE_H
 
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -41,6 +43,13 @@ struct mod_outcome {
 	double seconds; /* wall time the module took */
 };
 
+/* Warnings a run collects: shown once at the end of the text report and in JSON. */
+#define BENCH_MAX_WARN 32
+struct bench_warnings {
+	char msg[BENCH_MAX_WARN][256];
+	unsigned n;
+};
+
 struct bench_opts;
 struct bench_plan;
 struct bench_report;
@@ -66,14 +75,16 @@ struct bench_ctx {
 	void (*progress)(const struct bench_ctx *ctx, const struct bench_step *step, int phase);
 	/* Counters the measuring threads publish (progress.h); NULL = nobody watches. */
 	struct bench_live *live;
+	/* Where bench_warn() writes; NULL = warnings are dropped. */
+	struct bench_warnings *warn;
 };
 
 struct bench_module {
 	const char *name;
 	const char *desc;
 	const char *unavailable; /* non-NULL: "built without X", run is not called */
-	enum bench_status (*run)(const struct bench_ctx *ctx,
-				 struct bench_report *rep,
+	/* result: this module's own result struct (struct seq_result for seq...) */
+	enum bench_status (*run)(const struct bench_ctx *ctx, void *result,
 				 struct mod_outcome *out);
 };
 
@@ -88,6 +99,12 @@ enum bench_status bench_outcome(struct mod_outcome *out, enum bench_status st,
 	__attribute__((format(printf, 3, 4)));
 
 const char *bench_status_name(enum bench_status st);
+
+/* Adds a warning to ctx->warn (dropped past BENCH_MAX_WARN or without a sink). */
+void bench_warn(const struct bench_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void bench_warnings_add(struct bench_warnings *w, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 
 static inline void bench_progress_step(const struct bench_ctx *ctx, const struct bench_step *st,
 				       int phase)

@@ -11,7 +11,6 @@
 #include "module.h"
 #include "options.h"
 #include "parse.h"
-#include "grade/grade.h"
 #include "plan.h"
 
 enum opt_kind {
@@ -347,7 +346,7 @@ int options_parse(int argc, char **argv, struct bench_opts *o)
 		return 1;
 	}
 	if (want_help) {
-		options_help(stdout);
+		o->show_help = true; /* bench.c prints it: the metric list is grade's */
 		return -1;
 	}
 	if (want_version) {
@@ -368,7 +367,7 @@ bool options_module_selected(const struct bench_opts *o, int id)
 	return !(o->skip_mask & (1u << id));
 }
 
-void options_help(FILE *f)
+void options_help(FILE *f, const char *const *metric_names, const char *const *metric_descs)
 {
 	fprintf(f,
 		"Usage: vpsbench [OPTION]...\n"
@@ -387,8 +386,8 @@ void options_help(FILE *f)
 		fprintf(f, "  %-22s %s\n", lhs, d->help);
 	}
 	fprintf(f, "\nMetrics for --require (and the JSON \"metrics\" object):\n");
-	for (int i = 0; grade_metric_names[i]; i++)
-		fprintf(f, "  %-17s %s\n", grade_metric_names[i], grade_metric_descs[i]);
+	for (int i = 0; metric_names[i]; i++)
+		fprintf(f, "  %-17s %s\n", metric_names[i], metric_descs[i]);
 	fprintf(f, "\nCompare two JSON reports:\n"
 		"  vpsbench compare OLD.json NEW.json [--format text|json]\n");
 	fprintf(f, "\nProfiles:");

@@ -64,6 +64,7 @@ struct bench_opts {
 	const char *thresholds;   /* JSON tiers file */
 	const char *require;      /* "metric>=N,..." */
 	bool dump_thresholds;
+	bool show_help;           /* --help: options_parse returned -1, print options_help */
 
 	/* upload (libcurl); nothing is sent without --upload */
 	struct opt_list upload;          /* URLs */
@@ -84,7 +85,8 @@ struct bench_opts {
 int options_parse(int argc, char **argv, struct bench_opts *opts);
 
 /* Prints the full --help text. */
-void options_help(FILE *f);
+/* --help text; the --require metrics and their meanings come from grade/. */
+void options_help(FILE *f, const char *const *metric_names, const char *const *metric_descs);
 
 /* True when module id is selected by --only/--skip. */
 bool options_module_selected(const struct bench_opts *opts, int id);

@@ -1,5 +1,6 @@
 /*
- * registry.c — the table of modules, expanded from BENCH_MODULES().
+ * registry.c — the table of modules, expanded from BENCH_MODULES(), and the
+ * helpers every module calls: outcome, status names, warnings.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -52,4 +53,21 @@ const char *bench_status_name(enum bench_status st)
 	case BENCH_INCOMPLETE: return "incomplete";
 	}
 	return "unknown";
+}
+
+void bench_warnings_add(struct bench_warnings *w, const char *fmt, va_list ap)
+{
+	if (!w || w->n >= BENCH_MAX_WARN)
+		return;
+	vsnprintf(w->msg[w->n], sizeof(w->msg[0]), fmt, ap);
+	w->n++;
+}
+
+void bench_warn(const struct bench_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	bench_warnings_add(ctx->warn, fmt, ap);
+	va_end(ap);
 }

@@ -664,12 +664,12 @@ static void html_notes(FILE *f, const struct bench_report *rep)
 	}
 	if (any)
 		fputs("</ul></section>\n", f);
-	if (!rep->nwarn)
+	if (!rep->warn.n)
 		return;
 	fputs("<section id=\"warnings\"><h2>Warnings</h2>\n<ul class=\"warn\">\n", f);
-	for (unsigned i = 0; i < rep->nwarn; i++) {
+	for (unsigned i = 0; i < rep->warn.n; i++) {
 		fputs("<li>", f);
-		esc(f, rep->warnings[i]);
+		esc(f, rep->warn.msg[i]);
 		fputs("</li>\n", f);
 	}
 	fputs("</ul></section>\n", f);

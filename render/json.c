@@ -5,49 +5,10 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "json_put.h"
 #include "render.h"
 
 #ifdef HAVE_CJSON
-
-void json_add_mu64(cJSON *o, const char *key, struct mu64 v)
-{
-	if (v.ok)
-		cJSON_AddNumberToObject(o, key, (double)v.v);
-	else
-		cJSON_AddNullToObject(o, key);
-}
-
-void json_add_mi64(cJSON *o, const char *key, struct mi64 v)
-{
-	if (v.ok)
-		cJSON_AddNumberToObject(o, key, (double)v.v);
-	else
-		cJSON_AddNullToObject(o, key);
-}
-
-void json_add_mdbl(cJSON *o, const char *key, struct mdbl v)
-{
-	if (v.ok)
-		cJSON_AddNumberToObject(o, key, v.v);
-	else
-		cJSON_AddNullToObject(o, key);
-}
-
-void json_add_mbool(cJSON *o, const char *key, enum mbool v)
-{
-	if (v == MB_UNKNOWN)
-		cJSON_AddNullToObject(o, key);
-	else
-		cJSON_AddBoolToObject(o, key, v == MB_TRUE);
-}
-
-void json_add_str(cJSON *o, const char *key, const char *s)
-{
-	if (s && *s)
-		cJSON_AddStringToObject(o, key, s);
-	else
-		cJSON_AddNullToObject(o, key);
-}
 
 static void add_time(cJSON *o, const char *key, const struct timespec *ts)
 {
@@ -99,8 +60,8 @@ char *render_json(const struct bench_report *rep, const struct bench_plan *plan)
 	warn = cJSON_AddArrayToObject(root, "warnings");
 	if (!warn)
 		goto out;
-	for (unsigned i = 0; i < rep->nwarn; i++)
-		cJSON_AddItemToArray(warn, cJSON_CreateString(rep->warnings[i]));
+	for (unsigned i = 0; i < rep->warn.n; i++)
+		cJSON_AddItemToArray(warn, cJSON_CreateString(rep->warn.msg[i]));
 
 	if (render_section_ran(rep, MOD_sysinfo))
 		cJSON_AddItemToObject(root, "sysinfo", json_sysinfo(rep));

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "grade/compare.h"
+#include "json_put.h"
 #include "render.h"
 
 #ifdef HAVE_CJSON

@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 
+#include "json_put.h"
 #include "render.h"
 
 #ifdef HAVE_CJSON

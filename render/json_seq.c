@@ -3,6 +3,7 @@
  * and with several dirs also "dirs": [ one object of the same shape each ].
  * Unknown or not measured values are null.
  */
+#include "json_put.h"
 #include "render.h"
 
 #ifdef HAVE_CJSON

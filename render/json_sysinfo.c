@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "json_put.h"
 #include "render.h"
 
 #ifdef HAVE_CJSON

@@ -34,11 +34,6 @@ int render_prom(FILE *f, const struct bench_report *rep, const struct bench_plan
 /* True when the section of module id belongs in the report. */
 bool render_section_ran(const struct bench_report *rep, int id);
 
-/* Text helpers, shared by the section renderers. */
-void text_heading(FILE *f, const struct render_style *st, const char *title);
-void text_kv(FILE *f, const struct render_style *st, const char *label, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-const char *text_color(const struct render_style *st, const char *code); /* "" without color */
 
 /* Section renderers (text). */
 void text_sysinfo(FILE *f, const struct bench_report *rep, const struct render_style *st);
@@ -48,15 +43,6 @@ void text_rand(FILE *f, const struct bench_report *rep, const struct bench_plan 
 	       const struct render_style *st);
 
 void text_grades(FILE *f, const struct bench_report *rep, const struct render_style *st);
-/*
- * The grade of metric beside a figure: "  ideal: ideal for a web VPS" after
- * the text already printed on the line (used columns), wrapped under it
- * (indent columns) when it would pass 80 columns; ends the line. Nothing but
- * the newline when the metric was not graded.
- */
-void text_grade_tag(FILE *f, const struct render_style *st, const struct grade_result *g,
-		    const char *metric, size_t used, unsigned indent);
-
 struct compare_result;
 void text_compare(FILE *f, const struct compare_result *c, const struct render_style *st);
 /* malloc'd JSON strings, NULL without cJSON or memory */
@@ -80,13 +66,6 @@ cJSON *json_seq(const struct bench_report *rep, const struct bench_plan *plan);
 cJSON *json_rand(const struct bench_report *rep, const struct bench_plan *plan);
 /* Adds "grades", "verdict", "requirements" and "metrics" to the report root. */
 void json_add_grades(cJSON *root, const struct grade_result *g);
-
-/* Helpers: unknown values become null. */
-void json_add_mu64(cJSON *o, const char *key, struct mu64 v);
-void json_add_mi64(cJSON *o, const char *key, struct mi64 v);
-void json_add_mdbl(cJSON *o, const char *key, struct mdbl v);
-void json_add_mbool(cJSON *o, const char *key, enum mbool v);
-void json_add_str(cJSON *o, const char *key, const char *s); /* NULL or "" -> null */
 #endif
 
 #endif

@@ -2,40 +2,11 @@
  * text.c — the text report: header, one section per module that ran,
  * module outcomes, then every warning in one place at the end.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "render.h"
-
-const char *text_color(const struct render_style *st, const char *code)
-{
-	return st && st->color ? code : "";
-}
-
-void text_heading(FILE *f, const struct render_style *st, const char *title)
-{
-	fprintf(f, "\n %s%s%s\n%s\n", text_color(st, "\033[1m"), title, text_color(st, "\033[0m"),
-		TEXT_RULE);
-}
-
-void text_kv(FILE *f, const struct render_style *st, const char *label, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(f, " %s%-22s%s: ", text_color(st, "\033[36m"), label, text_color(st, "\033[0m"));
-	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
-	va_end(ap);
-	fputc('\n', f);
-}
-
-bool render_section_ran(const struct bench_report *rep, int id)
-{
-	enum bench_status s = rep->outcome[id].status;
-
-	return s == BENCH_OK || s == BENCH_INCOMPLETE || s == BENCH_FAIL;
-}
+#include "text_put.h"
 
 void render_text(FILE *f, const struct bench_report *rep, const struct bench_plan *plan,
 		 const struct render_style *st)
@@ -70,11 +41,11 @@ void render_text(FILE *f, const struct bench_report *rep, const struct bench_pla
 		text_kv(f, st, bench_modules[i]->name, "%s%s%s", bench_status_name(o->status),
 			o->reason[0] ? ": " : "", o->reason);
 	}
-	if (rep->nwarn) {
+	if (rep->warn.n) {
 		text_heading(f, st, "Warnings");
-		for (unsigned i = 0; i < rep->nwarn; i++)
+		for (unsigned i = 0; i < rep->warn.n; i++)
 			fprintf(f, " %s!%s %s\n", text_color(st, "\033[33m"), text_color(st, "\033[0m"),
-				rep->warnings[i]);
+				rep->warn.msg[i]);
 	}
 	fprintf(f, "\n%s\n Finished in %.1f s%s\n%s\n", TEXT_RULE, rep->elapsed_s,
 		rep->interrupted ? " (interrupted: results incomplete)" : "", TEXT_RULE);

@@ -8,33 +8,7 @@
 
 #include "grade/compare.h"
 #include "render.h"
-
-static const char *tier_color(const struct render_style *st, unsigned rank, unsigned ntiers)
-{
-	if (ntiers < 2)
-		return "";
-	if (rank == 0)
-		return text_color(st, "\033[31m");
-	if (rank + 1 >= ntiers)
-		return text_color(st, "\033[32m");
-	return text_color(st, "\033[33m");
-}
-
-void text_grade_tag(FILE *f, const struct render_style *st, const struct grade_result *g,
-		    const char *metric, size_t used, unsigned indent)
-{
-	const struct grade *x = grade_get(g, metric);
-
-	if (x) {
-		if (used + 2 + strlen(x->label) + 2 + strlen(x->meaning) > 79)
-			fprintf(f, "\n%*s", (int)indent, "");
-		else
-			fputs("  ", f);
-		fprintf(f, "%s%s%s: %s", tier_color(st, x->rank, x->ntiers), x->label,
-			text_color(st, "\033[0m"), x->meaning);
-	}
-	fputc('\n', f);
-}
+#include "text_put.h"
 
 void text_grades(FILE *f, const struct bench_report *rep, const struct render_style *st)
 {
@@ -54,7 +28,7 @@ void text_grades(FILE *f, const struct bench_report *rep, const struct render_st
 		grade_fmt_value(num, sizeof(num), x->value);
 		snprintf(val, sizeof(val), "%s %s", num, x->unit);
 		fprintf(f, " %-16s %14s  %s%-10s%s %s\n", x->metric, val,
-			tier_color(st, x->rank, x->ntiers), x->label, text_color(st, "\033[0m"),
+			text_tier_color(st, x->rank, x->ntiers), x->label, text_color(st, "\033[0m"),
 			x->meaning);
 	}
 	for (unsigned i = 0; i < g->metrics.n; i++) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "render.h"
+#include "text_put.h"
 
 /* indexes into lat_default_percentiles */
 #define P50  6

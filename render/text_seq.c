@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "render.h"
+#include "text_put.h"
 
 static void text_seq_dir(FILE *f, const struct bench_report *rep, const struct bench_plan *plan,
 			 const struct seq_dir_result *r, bool first, const struct render_style *st)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "render.h"
+#include "text_put.h"
 
 /* 80 columns minus " " + 22-column label + ": " */
 #define VAL_W 55

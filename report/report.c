@@ -1,19 +1,27 @@
 /*
- * report.c — report helpers shared by modules.
+ * report.c — the report's helpers: where each module's section lives, warnings.
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "report.h"
+
+void *report_section(struct bench_report *rep, int id)
+{
+	switch (id) {
+	case MOD_sysinfo: return &rep->sys;
+	case MOD_seq:     return &rep->seq;
+	case MOD_rand:    return &rep->rand;
+	}
+	return NULL;
+}
 
 void report_warn(struct bench_report *rep, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (rep->nwarn >= REPORT_MAX_WARN)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(rep->warnings[rep->nwarn], sizeof(rep->warnings[0]), fmt, ap);
+	bench_warnings_add(&rep->warn, fmt, ap);
 	va_end(ap);
-	rep->nwarn++;
 }

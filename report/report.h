@@ -1,6 +1,8 @@
 /*
  * report.h — everything a run measured: one section per module, filled
- * by that module only, read by the renderers only.
+ * by that module only (it sees its own section, never this struct), graded
+ * by grade/, read by render/ and report/upload.c. The one place, beside the
+ * registry, that knows every module.
  */
 #ifndef VPSBENCH_REPORT_H
 #define VPSBENCH_REPORT_H
@@ -16,7 +18,6 @@
 #include "modules/rand/rand.h"
 #include "grade/grade.h"
 
-#define REPORT_MAX_WARN 32
 
 struct bench_report {
 	struct timespec start_real, end_real; /* wall clock, for the report header */
@@ -28,9 +29,11 @@ struct bench_report {
 	struct seq_result seq;
 	struct rand_result rand;
 	struct grade_result grade;            /* filled by bench.c after the modules */
-	char warnings[REPORT_MAX_WARN][256];
-	unsigned nwarn;
+	struct bench_warnings warn;           /* modules add through ctx->warn */
 };
+
+/* The result struct of module id inside rep: what bench.c hands its run(). */
+void *report_section(struct bench_report *rep, int id);
 
 /* Adds a warning shown once at the end of the text report and in JSON. */
 void report_warn(struct bench_report *rep, const char *fmt, ...)

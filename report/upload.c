@@ -438,8 +438,8 @@ static void redact_one(struct bench_report *rep, const char *h)
 {
 	for (int i = 0; i < MOD_COUNT; i++)
 		REDACT(rep->outcome[i].reason, h);
-	for (unsigned i = 0; i < rep->nwarn && i < REPORT_MAX_WARN; i++)
-		REDACT(rep->warnings[i], h);
+	for (unsigned i = 0; i < rep->warn.n && i < BENCH_MAX_WARN; i++)
+		REDACT(rep->warn.msg[i], h);
 	for (unsigned i = 0; i < rep->sys.ndirs && i < BENCH_MAX_DIRS; i++) {
 		struct sys_dir *d = &rep->sys.dirs[i];
 

@@ -375,6 +375,6 @@ TH_TEST(report_redact_home_whole_report)
 	TH_EQ_STR(rep.seq.dirs[0].reason, "no space on ~/bench");
 	TH_EQ_STR(rep.rand.pass[0].dir, "~/bench");
 	TH_EQ_STR(arg, "/home/alice/bench"); /* the option string itself is untouched */
-	TH_EQ_STR(rep.warnings[0], "~/bench is on tmpfs");
+	TH_EQ_STR(rep.warn.msg[0], "~/bench is on tmpfs");
 	TH_EQ_STR(rep.outcome[MOD_seq].reason, "skipped ~/bench");
 }

@@ -19,7 +19,6 @@
 #include "rand_job.h"
 #include "rand_layout.h"
 #include "rand_verify.h"
-#include "report/report.h"
 
 #define GRACE_NS (10ULL * 1000000000ULL) /* hard deadline past ramp + runtime */
 #define VERIFY_CHUNK (1u << 20)
@@ -229,7 +228,7 @@ static void merge_jobs(struct rand_pass_result *res, struct rand_job *jv, unsign
 		res->iodepth_avg = mdbl_of(qd_sum / (double)qd_n);
 }
 
-static void run_pass(const struct bench_ctx *ctx, struct bench_report *rep, struct rand_file *f,
+static void run_pass(const struct bench_ctx *ctx, struct rand_file *f,
 		     const struct rand_pass_spec *spec, const char *dir, struct rand_pass_result *res)
 {
 	const struct bench_plan *plan = ctx->plan;
@@ -269,7 +268,7 @@ static void run_pass(const struct bench_ctx *ctx, struct bench_report *rep, stru
 	}
 	if (!res->direct) {
 		rand_file_drop_cache(f);
-		report_warn(rep, "rand %s in %s ran buffered (page cache), not O_DIRECT: %s", sp.name,
+		bench_warn(ctx, "rand %s in %s ran buffered (page cache), not O_DIRECT: %s", sp.name,
 			    dir, res->direct_reason);
 	}
 
@@ -406,25 +405,25 @@ static uint32_t plan_max_bs(const struct bench_plan *plan, uint64_t *max_size)
 	return bs;
 }
 
-static struct rand_pass_result *new_result(struct bench_report *rep)
+static struct rand_pass_result *new_result(struct rand_result *rr)
 {
 	struct rand_pass_result *r;
 
-	if (rep->rand.npass >= RAND_MAX_RESULTS)
+	if (rr->npass >= RAND_MAX_RESULTS)
 		return NULL;
-	r = &rep->rand.pass[rep->rand.npass++];
+	r = &rr->pass[rr->npass++];
 	memset(r, 0, sizeof(*r));
 	return r;
 }
 
 /* Every pass of a dir that cannot run at all gets the same status. */
-static void dir_status(const struct bench_ctx *ctx, struct bench_report *rep, const char *dir,
+static void dir_status(const struct bench_ctx *ctx, struct rand_result *rr, const char *dir,
 		       enum bench_status st, const char *reason)
 {
 	const struct bench_plan *plan = ctx->plan;
 
 	for (unsigned p = 0; p < plan->nrand; p++) {
-		struct rand_pass_result *res = new_result(rep);
+		struct rand_pass_result *res = new_result(rr);
 		unsigned jobs = plan->rand[p].jobs ? plan->rand[p].jobs : ctx->cpus_usable;
 
 		if (!res)
@@ -434,7 +433,7 @@ static void dir_status(const struct bench_ctx *ctx, struct bench_report *rep, co
 	}
 }
 
-static void run_dir(const struct bench_ctx *ctx, struct bench_report *rep, const char *dir)
+static void run_dir(const struct bench_ctx *ctx, struct rand_result *rr, const char *dir)
 {
 	const struct bench_plan *plan = ctx->plan;
 	uint64_t want, size;
@@ -456,16 +455,16 @@ static void run_dir(const struct bench_ctx *ctx, struct bench_report *rep, const
 	if (size < RAND_MIN_FILE) {
 		snprintf(err, sizeof(err), "not enough free space in %s (%lld bytes free)", dir,
 			 (long long)avail);
-		dir_status(ctx, rep, dir, BENCH_SKIP, err);
+		dir_status(ctx, rr, dir, BENCH_SKIP, err);
 		return;
 	}
 	if (size < want)
-		report_warn(rep, "rand: test file in %s scaled down from %llu MiB to %llu MiB to fit "
+		bench_warn(ctx, "rand: test file in %s scaled down from %llu MiB to %llu MiB to fit "
 			    "the free space", dir, (unsigned long long)(want >> 20),
 			    (unsigned long long)(size >> 20));
 	if (fsinfo_for_path(ctx->root, dir, &fi) == 0 && fi.mount_known &&
 	    (!strcmp(fi.fstype, "tmpfs") || !strcmp(fi.fstype, "ramfs")))
-		report_warn(rep, "rand: %s is on %s: the figures measure memory, not a disk", dir,
+		bench_warn(ctx, "rand: %s is on %s: the figures measure memory, not a disk", dir,
 			    fi.fstype);
 	snprintf(what, sizeof(what), "layout in %s", dir);
 	step = (struct bench_step){ .module = "rand", .what = what, .bytes = size, .slots = 1 };
@@ -476,15 +475,15 @@ static void run_dir(const struct bench_ctx *ctx, struct bench_report *rep, const
 		snprintf(err, sizeof(err), "aborted: no space left on %.300s",
 			 fi.mount_known ? fi.mountpoint : dir);
 	if (r < 0) {
-		dir_status(ctx, rep, dir, r == -ECANCELED ? BENCH_INCOMPLETE :
+		dir_status(ctx, rr, dir, r == -ECANCELED ? BENCH_INCOMPLETE :
 			   r == -EROFS || r == -EACCES || r == -EPERM ? BENCH_SKIP : BENCH_FAIL, err);
 		return;
 	}
 	for (unsigned p = 0; p < plan->nrand; p++) {
-		struct rand_pass_result *res = new_result(rep);
+		struct rand_pass_result *res = new_result(rr);
 
 		if (!res) {
-			report_warn(rep, "rand: more than %d passes x dirs, the rest was not run",
+			bench_warn(ctx, "rand: more than %d passes x dirs, the rest was not run",
 				    RAND_MAX_RESULTS);
 			break;
 		}
@@ -493,25 +492,26 @@ static void run_dir(const struct bench_ctx *ctx, struct bench_report *rep, const
 			pass_status(res, BENCH_INCOMPLETE, "not started: interrupted");
 			continue;
 		}
-		run_pass(ctx, rep, &f, &plan->rand[p], dir, res);
+		run_pass(ctx, &f, &plan->rand[p], dir, res);
 	}
 	rand_file_close(&f);
 }
 
-static enum bench_status rand_run(const struct bench_ctx *ctx, struct bench_report *rep,
+static enum bench_status rand_run(const struct bench_ctx *ctx, void *result,
 				  struct mod_outcome *out)
 {
+	struct rand_result *rr = result;
 	const struct bench_opts *o = ctx->opts;
 	unsigned ndirs = o->ndirs ? o->ndirs : 1, n[BENCH_INCOMPLETE + 1] = { 0 };
 	const struct rand_pass_result *first_bad = NULL;
 
-	memset(&rep->rand, 0, sizeof(rep->rand));
+	memset(rr, 0, sizeof(*rr));
 	if (ctx->plan->nrand == 0)
 		return bench_outcome(out, BENCH_SKIP, "the profile has no random I/O passes");
 	for (unsigned d = 0; d < ndirs; d++)
-		run_dir(ctx, rep, o->ndirs ? o->dirs[d] : ".");
-	for (unsigned i = 0; i < rep->rand.npass; i++) {
-		const struct rand_pass_result *r = &rep->rand.pass[i];
+		run_dir(ctx, rr, o->ndirs ? o->dirs[d] : ".");
+	for (unsigned i = 0; i < rr->npass; i++) {
+		const struct rand_pass_result *r = &rr->pass[i];
 
 		n[r->status]++;
 		if (r->status != BENCH_OK && (!first_bad || (r->status == BENCH_FAIL &&
@@ -520,14 +520,14 @@ static enum bench_status rand_run(const struct bench_ctx *ctx, struct bench_repo
 	}
 	if (n[BENCH_FAIL])
 		return bench_outcome(out, BENCH_FAIL, "%u of %u passes failed; first: %s: %s",
-				     n[BENCH_FAIL], rep->rand.npass, first_bad->name, first_bad->reason);
+				     n[BENCH_FAIL], rr->npass, first_bad->name, first_bad->reason);
 	if (n[BENCH_INCOMPLETE])
 		return bench_outcome(out, BENCH_INCOMPLETE, "interrupted: partial figures");
 	if (!n[BENCH_OK] && first_bad)
 		return bench_outcome(out, first_bad->status, "%s", first_bad->reason);
 	if (first_bad)
 		return bench_outcome(out, BENCH_OK, "%u of %u passes did not run; first: %s: %s",
-				     rep->rand.npass - n[BENCH_OK], rep->rand.npass, first_bad->name,
+				     rr->npass - n[BENCH_OK], rr->npass, first_bad->name,
 				     first_bad->reason);
 	return bench_outcome(out, BENCH_OK, NULL);
 }

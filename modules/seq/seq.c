@@ -28,9 +28,9 @@
 #include "core/fsinfo.h"
 #include "core/plan.h"
 #include "core/live.h"
-#include "report/report.h"
 #include "core/stall.h"
 #include "core/testfile.h"
+#include "seq.h"
 
 #define SEQ_POOL_TARGET (4u << 20)     /* fits a 64 MiB memory cgroup easily */
 #define SEQ_GEN_MEASURE (256ULL << 20) /* bytes of blocks for the generator figure */
@@ -468,7 +468,7 @@ static int seq_read_loop(const struct bench_ctx *ctx, struct seq_data *d, int fd
  * device. Where O_DIRECT is refused: fdatasync, POSIX_FADV_DONTNEED, then
  * a buffered read, labelled as such. Returns a pass status.
  */
-static enum seq_pass_status seq_read_pass(const struct bench_ctx *ctx, struct bench_report *rep,
+static enum seq_pass_status seq_read_pass(const struct bench_ctx *ctx,
 					  struct seq_data *d, struct seq_dir_result *r,
 					  struct testfile *tf, uint64_t size, bool *stuck)
 {
@@ -520,14 +520,14 @@ static enum seq_pass_status seq_read_pass(const struct bench_ctx *ctx, struct be
 	}
 	rc = posix_fadvise(tf->fd, 0, 0, POSIX_FADV_DONTNEED);
 	if (rc != 0)
-		report_warn(rep, "seq: %s: posix_fadvise(DONTNEED) failed: %s; the read may come from cache",
+		bench_warn(ctx, "seq: %s: posix_fadvise(DONTNEED) failed: %s; the read may come from cache",
 			    r->dir, strerror(rc));
 	rd->cached_frac = resident_frac(tf->fd, size);
 	if (rd->cached_frac.ok && rd->cached_frac.v > SEQ_CACHED_WARN)
-		report_warn(rep, "seq: %s: %.0f%% of the test file stayed in the page cache after "
+		bench_warn(ctx, "seq: %s: %.0f%% of the test file stayed in the page cache after "
 			    "POSIX_FADV_DONTNEED: the buffered read figure is partly a cache figure",
 			    r->dir, rd->cached_frac.v * 100);
-	report_warn(rep, "seq: %s: %s; read measured buffered after dropping the page cache", r->dir,
+	bench_warn(ctx, "seq: %s: %s; read measured buffered after dropping the page cache", r->dir,
 		    rd->reason);
 	t0 = mono_s();
 	fd = seq_reopen(tf, O_RDONLY | O_CLOEXEC);
@@ -608,7 +608,7 @@ static int seq_avail(const char *dir, uint64_t *avail)
 	return st.f_blocks != 0;
 }
 
-static void seq_fs_checks(const struct bench_ctx *ctx, struct bench_report *rep,
+static void seq_fs_checks(const struct bench_ctx *ctx,
 			  struct seq_dir_result *r, const char *dir)
 {
 	struct fs_info fi;
@@ -626,13 +626,13 @@ static void seq_fs_checks(const struct bench_ctx *ctx, struct bench_report *rep,
 		unsigned infl = zfs_inflation(ctx->root);
 
 		if (seq_zfs_space_low(avail, infl))
-			report_warn(rep, "seq: %s is on ZFS with %s free, below 2 x spa_asize_inflation "
+			bench_warn(ctx, "seq: %s is on ZFS with %s free, below 2 x spa_asize_inflation "
 				    "(%u) = %u GiB: write figures may be far too low",
 				    dir, human(h, sizeof(h), avail), infl, 2 * infl);
 	}
 }
 
-static void seq_set_stats(struct bench_report *rep, struct seq_dir_result *r)
+static void seq_set_stats(const struct bench_ctx *ctx, struct seq_dir_result *r)
 {
 	double rates[SEQ_MAX_RUNS];
 	bool out[SEQ_MAX_RUNS];
@@ -653,7 +653,7 @@ static void seq_set_stats(struct bench_report *rep, struct seq_dir_result *r)
 	for (unsigned i = 0; i < r->nruns; i++) {
 		r->runs[i].outlier = out[i];
 		if (out[i])
-			report_warn(rep, "seq: %s: write run %u (%.1f MB/s) differs from the median of the "
+			bench_warn(ctx, "seq: %s: write run %u (%.1f MB/s) differs from the median of the "
 				    "runs by more than %.0f%%", r->dir, i + 1, rates[i],
 				    SEQ_OUTLIER_FRAC * 100);
 	}
@@ -666,11 +666,11 @@ static void seq_clear_figures(struct seq_dir_result *r)
 }
 
 /* All runs, then the read, in one directory. Fills r; never prints. */
-static void seq_dir_pass(const struct bench_ctx *ctx, struct bench_report *rep,
+static void seq_dir_pass(const struct bench_ctx *ctx, struct seq_result *res,
 			 struct seq_data *d, unsigned di, const char *dir, bool *stuck)
 {
 	const struct seq_spec *sp = &ctx->plan->seq;
-	struct seq_dir_result *r = &rep->seq.dirs[di];
+	struct seq_dir_result *r = &res->dirs[di];
 	struct testfile tf = { .fd = -1, .slot = -1 };
 	const char *where;
 	bool direct = sp->direct, started = false;
@@ -685,7 +685,7 @@ static void seq_dir_pass(const struct bench_ctx *ctx, struct bench_report *rep,
 	r->direct_requested = sp->direct;
 	r->direct = MB_UNKNOWN;
 	r->read.direct = MB_UNKNOWN;
-	seq_fs_checks(ctx, rep, r, dir);
+	seq_fs_checks(ctx, r, dir);
 	where = r->mountpoint[0] ? r->mountpoint : dir;
 
 	while (run < sp->runs) {
@@ -713,7 +713,7 @@ static void seq_dir_pass(const struct bench_ctx *ctx, struct bench_report *rep,
 		} else {
 			size = sp->size - sp->size % sp->bs;
 			if (!warned_space++)
-				report_warn(rep, "seq: %s reports no capacity (%s): free space not checked",
+				bench_warn(ctx, "seq: %s reports no capacity (%s): free space not checked",
 					    dir, r->fstype[0] ? r->fstype : "unknown filesystem");
 		}
 		if (size == 0) {
@@ -732,7 +732,7 @@ static void seq_dir_pass(const struct bench_ctx *ctx, struct bench_report *rep,
 			goto out;
 		}
 		if (scaled && !r->scaled_down)
-			report_warn(rep, "seq: %s: only %s free; writing %s per run instead of %s", dir,
+			bench_warn(ctx, "seq: %s: only %s free; writing %s per run instead of %s", dir,
 				    human(h1, sizeof(h1), avail), human(h2, sizeof(h2), size),
 				    human(err, sizeof(err), sp->size));
 		r->scaled_down |= scaled;
@@ -757,7 +757,7 @@ static void seq_dir_pass(const struct bench_ctx *ctx, struct bench_report *rep,
 			direct = false;
 			msg(r->direct_reason, sizeof(r->direct_reason), "%s refuses O_DIRECT (%s)",
 				 r->fstype[0] ? r->fstype : "the filesystem", err);
-			report_warn(rep, "seq: %s: %s; writes are buffered + fdatasync instead", dir,
+			bench_warn(ctx, "seq: %s: %s; writes are buffered + fdatasync instead", dir,
 				    r->direct_reason);
 			break;
 		case RUN_NOSPACE:
@@ -785,12 +785,12 @@ static void seq_dir_pass(const struct bench_ctx *ctx, struct bench_report *rep,
 			goto out;
 		}
 	}
-	seq_set_stats(rep, r);
+	seq_set_stats(ctx, r);
 
 	msg(what, sizeof(what), "read pass in %s", dir);
 	step = (struct bench_step){ .module = "seq", .what = what, .bytes = size, .slots = 1 };
 	bench_progress_step(ctx, &step, 0);
-	r->status = seq_read_pass(ctx, rep, d, r, &tf, size, stuck);
+	r->status = seq_read_pass(ctx, d, r, &tf, size, stuck);
 	bench_progress_step(ctx, &step, 1);
 out:
 	testfile_remove(&tf);
@@ -798,18 +798,18 @@ out:
 		r->direct = mbool_of(direct);
 	if (r->status == SEQ_INCOMPLETE || r->status == SEQ_FAILED) {
 		if (r->nruns && !r->avg_mbps.ok)
-			seq_set_stats(rep, r);
+			seq_set_stats(ctx, r);
 	}
 	if (r->status != SEQ_DONE && !r->read.mbps.ok && !r->read.reason[0])
 		snprintf(r->read.reason, sizeof(r->read.reason), "not run: %s",
 			 r->status == SEQ_INCOMPLETE ? "interrupted" : "write pass did not finish");
 }
 
-static enum bench_status seq_run(const struct bench_ctx *ctx, struct bench_report *rep,
+static enum bench_status seq_run(const struct bench_ctx *ctx, void *result,
 				 struct mod_outcome *out)
 {
 	const struct seq_spec *sp = &ctx->plan->seq;
-	struct seq_result *res = &rep->seq;
+	struct seq_result *res = result;
 	const struct seq_dir_result *first_bad = NULL;
 	unsigned nfail = 0, ninc = 0, nskip = 0;
 	double max_mbps = 0;
@@ -839,7 +839,7 @@ static enum bench_status seq_run(const struct bench_ctx *ctx, struct bench_repor
 			msg(r->reason, sizeof(r->reason), "%s", err);
 			continue;
 		}
-		seq_dir_pass(ctx, rep, &d, i, ctx->opts->dirs[i], &stuck);
+		seq_dir_pass(ctx, res, &d, i, ctx->opts->dirs[i], &stuck);
 		/* a stuck worker keeps the old pool (the kernel may still use it): a new one */
 		if (stuck) {
 			d.pool = NULL;
@@ -874,7 +874,7 @@ static enum bench_status seq_run(const struct bench_ctx *ctx, struct bench_repor
 		}
 	}
 	if (res->generator_gbps.ok && res->generator_gbps.v * 1000 < 2 * max_mbps)
-		report_warn(rep, "seq: the data generator (%.1f GB/s) is less than twice as fast as the "
+		bench_warn(ctx, "seq: the data generator (%.1f GB/s) is less than twice as fast as the "
 			    "disk: figures may be CPU-bound", res->generator_gbps.v);
 
 	if (nfail)
@@ -891,7 +891,7 @@ static enum bench_status seq_run(const struct bench_ctx *ctx, struct bench_repor
 			return bench_outcome(out, BENCH_SKIP, "%s%s%s", res->ndirs > 1 ? r->dir : "",
 					     res->ndirs > 1 ? ": " : "", r->reason);
 		if (!ninc && r->status == SEQ_SKIPPED)
-			report_warn(rep, "seq: skipped %s: %s", r->dir, r->reason);
+			bench_warn(ctx, "seq: skipped %s: %s", r->dir, r->reason);
 	}
 	return bench_outcome(out, BENCH_OK, NULL);
 }

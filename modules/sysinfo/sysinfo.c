@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "report/report.h"
+#include "core/module.h"
 #include "sysinfo_priv.h"
 
 /* os-release value: strips quotes and backslash escapes. */
@@ -133,10 +133,10 @@ int sysinfo_gather(const char *root, const char *const *dirs, unsigned ndirs,
 	return 0;
 }
 
-static enum bench_status sysinfo_run(const struct bench_ctx *ctx, struct bench_report *rep,
+static enum bench_status sysinfo_run(const struct bench_ctx *ctx, void *result,
 				     struct mod_outcome *out)
 {
-	struct sysinfo *si = &rep->sys;
+	struct sysinfo *si = result;
 
 	bench_progress(ctx, "sysinfo", "reading system information", 0);
 	sysinfo_gather(ctx->root, ctx->opts->dirs, ctx->opts->ndirs, si);
@@ -145,19 +145,19 @@ static enum bench_status sysinfo_run(const struct bench_ctx *ctx, struct bench_r
 		si->cpu.usable = mu64_of(ctx->cpus_usable);
 	for (unsigned i = 0; i < si->ndirs; i++)
 		if (si->dirs[i].err)
-			report_warn(rep, "sysinfo: --dir %s: %s", si->dirs[i].arg,
+			bench_warn(ctx, "sysinfo: --dir %s: %s", si->dirs[i].arg,
 				    strerror(-si->dirs[i].err));
 	if (si->mem.avail_estimated)
-		report_warn(rep, "sysinfo: no MemAvailable in /proc/meminfo (old kernel): "
+		bench_warn(ctx, "sysinfo: no MemAvailable in /proc/meminfo (old kernel): "
 			    "available RAM estimated as MemFree + Buffers + Cached");
 	if (si->mem.cgroup_limited == MB_TRUE && si->mem.ram_total.ok &&
 	    si->mem.cgroup_limit.v < si->mem.ram_total.v)
-		report_warn(rep, "sysinfo: a cgroup limits memory to %llu MiB; "
+		bench_warn(ctx, "sysinfo: a cgroup limits memory to %llu MiB; "
 			    "/proc/meminfo shows the host's",
 			    (unsigned long long)(si->mem.cgroup_limit.v >> 20));
 	if (si->cpu.quota_limited == MB_TRUE && si->cpu.quota_cpus.ok && si->cpu.usable.ok &&
 	    si->cpu.quota_cpus.v < (double)si->cpu.usable.v)
-		report_warn(rep, "sysinfo: a cgroup CPU quota allows %.2f of the %llu usable CPUs",
+		bench_warn(ctx, "sysinfo: a cgroup CPU quota allows %.2f of the %llu usable CPUs",
 			    si->cpu.quota_cpus.v, (unsigned long long)si->cpu.usable.v);
 	bench_progress(ctx, "sysinfo", "reading system information", 1);
 	return bench_outcome(out, BENCH_OK, "%s", "");

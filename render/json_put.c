@@ -1,0 +1,50 @@
+/*
+ * json_put.c — helpers every JSON section uses: values that may be unknown
+ * become null, never a 0 that looks real. The JSON dispatcher (json.c) and
+ * the sections (json_*.c, yabs.c) call these; nothing here calls back.
+ */
+#include "json_put.h"
+
+#ifdef HAVE_CJSON
+
+void json_add_mu64(cJSON *o, const char *key, struct mu64 v)
+{
+	if (v.ok)
+		cJSON_AddNumberToObject(o, key, (double)v.v);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+void json_add_mi64(cJSON *o, const char *key, struct mi64 v)
+{
+	if (v.ok)
+		cJSON_AddNumberToObject(o, key, (double)v.v);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+void json_add_mdbl(cJSON *o, const char *key, struct mdbl v)
+{
+	if (v.ok)
+		cJSON_AddNumberToObject(o, key, v.v);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+void json_add_mbool(cJSON *o, const char *key, enum mbool v)
+{
+	if (v == MB_UNKNOWN)
+		cJSON_AddNullToObject(o, key);
+	else
+		cJSON_AddBoolToObject(o, key, v == MB_TRUE);
+}
+
+void json_add_str(cJSON *o, const char *key, const char *s)
+{
+	if (s && *s)
+		cJSON_AddStringToObject(o, key, s);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+#endif

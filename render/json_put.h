@@ -1,0 +1,20 @@
+/*
+ * json_put.h — helpers the JSON dispatcher and the JSON sections share.
+ */
+#ifndef VPSBENCH_JSON_PUT_H
+#define VPSBENCH_JSON_PUT_H
+
+#include "core/value.h"
+
+#ifdef HAVE_CJSON
+#include <cjson/cJSON.h>
+
+/* Unknown values become null. */
+void json_add_mu64(cJSON *o, const char *key, struct mu64 v);
+void json_add_mi64(cJSON *o, const char *key, struct mi64 v);
+void json_add_mdbl(cJSON *o, const char *key, struct mdbl v);
+void json_add_mbool(cJSON *o, const char *key, enum mbool v);
+void json_add_str(cJSON *o, const char *key, const char *s); /* NULL or "" -> null */
+#endif
+
+#endif

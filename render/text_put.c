@@ -1,0 +1,60 @@
+/*
+ * text_put.c — the pieces every text section prints with: headings,
+ * label: value lines, colors, the grade tag beside a figure. The text
+ * dispatcher (text.c) and the sections (text_*.c) call these; nothing
+ * here calls back into them.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "text_put.h"
+
+const char *text_color(const struct render_style *st, const char *code)
+{
+	return st && st->color ? code : "";
+}
+
+void text_heading(FILE *f, const struct render_style *st, const char *title)
+{
+	fprintf(f, "\n %s%s%s\n%s\n", text_color(st, "\033[1m"), title, text_color(st, "\033[0m"),
+		TEXT_RULE);
+}
+
+void text_kv(FILE *f, const struct render_style *st, const char *label, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(f, " %s%-22s%s: ", text_color(st, "\033[36m"), label, text_color(st, "\033[0m"));
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+}
+
+const char *text_tier_color(const struct render_style *st, unsigned rank, unsigned ntiers)
+{
+	if (ntiers < 2)
+		return "";
+	if (rank == 0)
+		return text_color(st, "\033[31m");
+	if (rank + 1 >= ntiers)
+		return text_color(st, "\033[32m");
+	return text_color(st, "\033[33m");
+}
+
+void text_grade_tag(FILE *f, const struct render_style *st, const struct grade_result *g,
+		    const char *metric, size_t used, unsigned indent)
+{
+	const struct grade *x = grade_get(g, metric);
+
+	if (x) {
+		if (used + 2 + strlen(x->label) + 2 + strlen(x->meaning) > 79)
+			fprintf(f, "\n%*s", (int)indent, "");
+		else
+			fputs("  ", f);
+		fprintf(f, "%s%s%s: %s", text_tier_color(st, x->rank, x->ntiers), x->label,
+			text_color(st, "\033[0m"), x->meaning);
+	}
+	fputc('\n', f);
+}
