@@ -74,8 +74,9 @@ static void collect_seq(const struct bench_report *rep, struct metric_set *ms)
 		set_why(r, why);
 		return;
 	}
-	if (d->avg_mbps.ok)
-		set_value(w, d->avg_mbps.v, d->cov.ok ? d->cov.v * 100.0 : -1);
+	/* bytes over seconds of all runs, not the mean of their rates (README) */
+	if (d->total_mbps.ok)
+		set_value(w, d->total_mbps.v, d->cov.ok ? d->cov.v * 100.0 : -1);
 	else
 		set_why(w, "no complete write run");
 	if (!d->read.mbps.ok)

@@ -66,7 +66,7 @@ const char *const grade_metric_names[] = {
 };
 
 const char *const grade_metric_descs[] = {
-	"sequential write, decimal MB/s (average of the runs)",
+	"sequential write, decimal MB/s (all runs' bytes over their seconds)",
 	"sequential read with O_DIRECT, decimal MB/s",
 	"read+write IOPS of the main random pass (4k, qd>1)",
 	"read IOPS of the main random pass",

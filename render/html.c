@@ -490,7 +490,11 @@ static void html_seq(FILE *f, const struct bench_report *rep, const struct bench
 			    r->runs[k].outlier ? " (outlier)" : "");
 		}
 		if (r->avg_mbps.ok && r->avg_mibps.ok)
-			row(f, "Average", "%.1f MB/s (%.1f MiB/s)", r->avg_mbps.v, r->avg_mibps.v);
+			row(f, "Average", "%.1f MB/s (%.1f MiB/s), mean of the runs", r->avg_mbps.v,
+			    r->avg_mibps.v);
+		if (r->total_mbps.ok)
+			row(f, "Sustained", "%.1f MB/s (%.1f MiB/s), bytes / seconds (graded)",
+			    r->total_mbps.v, r->total_mibps.v);
 		if (r->cov.ok)
 			row(f, "Spread", "CoV %.1f %%", r->cov.v * 100);
 		if (r->read.mbps.ok)

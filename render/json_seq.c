@@ -59,6 +59,8 @@ static int seq_dir_fill(cJSON *o, const struct seq_result *s, const struct seq_d
 	json_add_mdbl(w, "min_mbps", r->min_mbps);
 	json_add_mdbl(w, "max_mbps", r->max_mbps);
 	json_add_mdbl(w, "cov", r->cov);
+	json_add_mdbl(w, "total_mbps", r->total_mbps);
+	json_add_mdbl(w, "total_mibps", r->total_mibps);
 
 	rd = cJSON_AddObjectToObject(o, "read");
 	if (!rd)

@@ -175,14 +175,14 @@ static void io_families(struct prom *p)
 		       r->pass[i].dir ? r->pass[i].dir : "", NULL);
 
 	family(p, "vpsbench_throughput_bytes_per_second", "gauge",
-	       "bytes per second: seq = dd-style mean of the write runs and the read; rand = fio bw");
+	       "bytes per second: seq = the write runs' bytes over their seconds (graded) and the read; rand = fio bw");
 	for (unsigned i = 0; hs && i < s->ndirs; i++) {
 		const struct seq_dir_result *d = &s->dirs[i];
 
 		if (d->status != SEQ_DONE)
 			continue;
-		if (d->avg_mbps.ok)
-			sample(p, "", d->avg_mbps.v * 1e6, "pass", "seq", "direction", "write", "dir",
+		if (d->total_mbps.ok)
+			sample(p, "", d->total_mbps.v * 1e6, "pass", "seq", "direction", "write", "dir",
 			       d->dir, "direct", mb_label(d->direct), NULL);
 		if (d->read.mbps.ok)
 			sample(p, "", d->read.mbps.v * 1e6, "pass", "seq", "direction", "read", "dir",

@@ -46,14 +46,19 @@ static void text_seq_dir(FILE *f, const struct bench_report *rep, const struct b
 			x->flush_seconds, x->outlier ? "  [outlier]" : "");
 	}
 	if (r->avg_mbps.ok) {
-		char v[64];
-
 		if (r->avg_mibps.ok)
-			snprintf(v, sizeof(v), "%.1f MB/s (%.1f MiB/s)", r->avg_mbps.v, r->avg_mibps.v);
+			text_kv(f, st, "Average", "%.1f MB/s (%.1f MiB/s), mean of the runs", r->avg_mbps.v,
+				r->avg_mibps.v);
 		else
-			snprintf(v, sizeof(v), "%.1f MB/s", r->avg_mbps.v);
-		/* grade_metrics.c grades the first directory's figures */
-		fprintf(f, " %s%-22s%s: %s", text_color(st, "\033[36m"), "Average",
+			text_kv(f, st, "Average", "%.1f MB/s, mean of the runs", r->avg_mbps.v);
+	}
+	if (r->total_mbps.ok) {
+		char v[80];
+
+		snprintf(v, sizeof(v), "%.1f MB/s (%.1f MiB/s), bytes / seconds", r->total_mbps.v,
+			 r->total_mibps.v);
+		/* grade_metrics.c grades the first directory's figures: this one */
+		fprintf(f, " %s%-22s%s: %s", text_color(st, "\033[36m"), "Sustained",
 			text_color(st, "\033[0m"), v);
 		text_grade_tag(f, st, &rep->grade, first ? "seq_write_mbps" : "", 25 + strlen(v), 25);
 	}

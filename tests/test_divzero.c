@@ -208,3 +208,31 @@ TH_TEST(divzero_compare_old_zero)
 	th_skip("built without cJSON");
 #endif
 }
+
+/* seq_write_mbps grades the sustained figure (bytes / seconds), not the mean of the rates. */
+TH_TEST(grade_seq_write_is_the_sustained_figure)
+{
+	struct bench_report *rep = calloc(1, sizeof(*rep));
+	struct metric_set *ms = calloc(1, sizeof(*ms));
+	const struct metric *w;
+	struct seq_dir_result *d;
+
+	TH_CHECK(rep && ms);
+	if (!rep || !ms)
+		goto out;
+	rep->outcome[MOD_seq].status = BENCH_OK;
+	rep->seq.ndirs = 1;
+	d = &rep->seq.dirs[0];
+	d->status = SEQ_DONE;
+	d->nruns = 2;
+	d->avg_mbps = mdbl_of(312.5);
+	d->total_mbps = mdbl_of(200.0);
+	grade_collect(rep, NULL, ms);
+	w = metric_get(ms, "seq_write_mbps");
+	TH_CHECK(w && w->measured);
+	if (w)
+		TH_NEAR(w->value, 200.0, 1e-9);
+out:
+	free(ms);
+	free(rep);
+}

@@ -192,3 +192,21 @@ TH_TEST(seq_ordinal_table)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		TH_EQ_STR(seq_ordinal(cases[i].n, buf, sizeof(buf)), cases[i].s);
 }
+
+/* Runs of unequal length: the sustained figure is bytes over seconds, not the mean rate. */
+TH_TEST(seq_total_is_bytes_over_seconds)
+{
+	struct seq_run runs[3] = {
+		{ .bytes = 1000000000, .seconds = 2.0, .mbps = 500 },
+		{ .bytes = 1000000000, .seconds = 8.0, .mbps = 125 },
+		{ .bytes = 500000000, .seconds = 0.0, .mbps = 0 },
+	};
+	struct mdbl t = seq_total_mbps(runs, 2);
+
+	TH_CHECK(t.ok);
+	TH_NEAR(t.v, 200.0, 1e-9); /* 2e9 B / 10 s; the mean of the rates is 312.5 */
+	t = seq_total_mbps(runs, 3);
+	TH_NEAR(t.v, 250.0, 1e-9); /* 2.5e9 B / 10 s */
+	TH_CHECK(!seq_total_mbps(runs, 0).ok);
+	TH_CHECK(!seq_total_mbps(&runs[2], 1).ok); /* no time: unknown, never inf or 0 */
+}

@@ -650,6 +650,9 @@ static void seq_set_stats(const struct bench_ctx *ctx, struct seq_dir_result *r)
 	r->cov = sp.cov;
 	if (r->nruns)
 		r->avg_mibps = mdbl_of(sum_mib / r->nruns);
+	r->total_mbps = seq_total_mbps(r->runs, r->nruns);
+	r->total_mibps = r->total_mbps.ok ? mdbl_of(r->total_mbps.v * 1e6 / 1048576.0)
+					  : r->total_mbps;
 	for (unsigned i = 0; i < r->nruns; i++) {
 		r->runs[i].outlier = out[i];
 		if (out[i])
@@ -663,6 +666,7 @@ static void seq_clear_figures(struct seq_dir_result *r)
 {
 	r->nruns = 0;
 	r->avg_mbps = r->avg_mibps = r->min_mbps = r->max_mbps = r->cov = (struct mdbl){ 0, false };
+	r->total_mbps = r->total_mibps = (struct mdbl){ 0, false };
 }
 
 /* All runs, then the read, in one directory. Fills r; never prints. */

@@ -64,7 +64,13 @@ struct seq_dir_result {
 	bool scaled_down;
 	unsigned nruns;            /* runs with figures */
 	struct seq_run runs[SEQ_MAX_RUNS];
-	struct mdbl avg_mbps, avg_mibps, min_mbps, max_mbps, cov;
+	struct mdbl avg_mbps, avg_mibps, min_mbps, max_mbps, cov; /* over the runs' rates */
+	/*
+	 * All runs' bytes over all their seconds: what is graded. bench.sh's
+	 * mean of the rates (avg_mbps) weighs a 2 s run like a 20 s one; this
+	 * is the rate the disk actually sustained when runs differ.
+	 */
+	struct mdbl total_mbps, total_mibps;
 	struct seq_read read;
 };
 
@@ -95,6 +101,9 @@ struct seq_spread {
  * Returns the number of outliers.
  */
 unsigned seq_spread(const double *rate, unsigned n, struct seq_spread *sp, bool *outlier);
+
+/* Sum of bytes over sum of seconds of n runs, decimal MB/s (unknown without time). */
+struct mdbl seq_total_mbps(const struct seq_run *runs, unsigned n);
 
 /* Free space a run of size bytes needs: size + 5% + 64 MiB. */
 uint64_t seq_space_needed(uint64_t size);

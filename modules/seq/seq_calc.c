@@ -147,3 +147,16 @@ const char *seq_pass_status_name(enum seq_pass_status s)
 		return "not_run";
 	}
 }
+
+struct mdbl seq_total_mbps(const struct seq_run *runs, unsigned n)
+{
+	double bytes = 0, secs = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		bytes += (double)runs[i].bytes;
+		secs += runs[i].seconds;
+	}
+	if (n == 0 || !(secs > 0))
+		return (struct mdbl){ 0, false };
+	return mdbl_of(bytes / secs / 1e6);
+}
