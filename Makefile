@@ -137,13 +137,18 @@ vpsbench-static-aarch64: $(A64_OBJ) $(A64_DEPS)/ldlibs
 	@scripts/static-check.sh $@.tmp
 	mv $@.tmp $@
 
-# Release layout: the binary, its checksum, and install.sh pinned to it.
-dist: static
+# Release layout: both binaries (x86_64 and aarch64), their checksums, and
+# install.sh pinned to both; the installer picks by `uname -m`.
+dist: static static-aarch64
 	@mkdir -p dist
 	cp vpsbench-static dist/vpsbench-$(STATIC_ARCH)
-	cd dist && sha256sum vpsbench-$(STATIC_ARCH) > vpsbench-$(STATIC_ARCH).sha256
+	cp vpsbench-static-aarch64 dist/vpsbench-aarch64
+	cd dist && sha256sum vpsbench-$(STATIC_ARCH) > vpsbench-$(STATIC_ARCH).sha256 && \
+		sha256sum vpsbench-aarch64 > vpsbench-aarch64.sha256
 	scripts/static-pin.sh install.sh dist/install.sh $(VERSION) '$(RELEASE_URL)' \
 		$(STATIC_ARCH) "$$(cut -d' ' -f1 dist/vpsbench-$(STATIC_ARCH).sha256)"
+	scripts/static-pin.sh dist/install.sh dist/install.sh $(VERSION) '$(RELEASE_URL)' \
+		aarch64 "$$(cut -d' ' -f1 dist/vpsbench-aarch64.sha256)"
 	@ls -l dist
 
 # libFuzzer targets (tests/fuzz/fuzz_*.c) with ASan+UBSan, built by clang

@@ -179,6 +179,34 @@ FAKE_ARCH=arm64 inst "$T/install.sh"; rc=$?
 [ $rc -ne 0 ] && grep -q 'no release binary for aarch64' "$T/err" && [ ! -e "$T/curl.log" ] &&
 	t_ok arch_arm64_is_aarch64 || t_fail arch_arm64_is_aarch64 "$(cat "$T/err")"
 
+# the release installer as `make dist` pins it: both architectures, each
+# machine fetches and checks its own binary (uname -m faked)
+sed 's/^echo "cwd=$PWD"$/echo "arch=aarch64"/' "$T/www/vpsbench-x86_64" > "$T/www/vpsbench-aarch64"
+chmod 0755 "$T/www/vpsbench-aarch64"
+SHA_A64=$(sha_of "$T/www/vpsbench-aarch64")
+scripts/static-pin.sh install.sh "$T/both.sh" 0.1.0 "$URL" x86_64 "$SHA" 2>/dev/null &&
+	scripts/static-pin.sh "$T/both.sh" "$T/both.sh" 0.1.0 "$URL" aarch64 "$SHA_A64" 2>/dev/null &&
+	grep -qxF "SHA256_X86_64='$SHA'" "$T/both.sh" && grep -qxF "SHA256_AARCH64='$SHA_A64'" "$T/both.sh" &&
+	t_ok pin_both_arches || t_fail pin_both_arches
+for a in x86_64:x86_64 amd64:x86_64 aarch64:aarch64 arm64:aarch64; do
+	m=${a%%:*} want=${a#*:}
+	reset
+	FAKE_ARCH=$m inst "$T/both.sh" 'y'; rc=$?
+	if [ $rc -eq 0 ] && grep -qx "$URL/vpsbench-$want" "$T/curl.log" && [ "$(grep -c "$URL/" "$T/curl.log")" -eq 1 ] &&
+	   grep -q "($want, SHA-256 verified)" "$T/err" && grep -qx '<y>' "$T/out" &&
+	   { [ "$want" = x86_64 ] || grep -qx 'arch=aarch64' "$T/out"; } && tmp_empty; then
+		t_ok "release_picks_${want}_on_$m"
+	else t_fail "release_picks_${want}_on_$m" "rc=$rc $(cat "$T/err") $(tr '\n' ' ' < "$T/curl.log" 2>/dev/null)"; fi
+done
+# the x86_64 binary served under the aarch64 name fails aarch64's checksum
+cp "$T/www/vpsbench-aarch64" "$T/good-a64"
+cp "$T/www/vpsbench-x86_64" "$T/www/vpsbench-aarch64"
+reset
+FAKE_ARCH=aarch64 inst "$T/both.sh"; rc=$?
+[ $rc -ne 0 ] && [ ! -e "$T/mark" ] && grep -q 'checksum mismatch' "$T/err" && grep -q "expected $SHA_A64" "$T/err" &&
+	t_ok release_aarch64_checksum || t_fail release_aarch64_checksum "rc=$rc $(cat "$T/err")"
+cp "$T/good-a64" "$T/www/vpsbench-aarch64"
+
 # a 32-bit userland on a 64-bit kernel (ELF class 1): said, and the
 # 64-bit static binary still runs
 REAL_OD=$(command -v od)
