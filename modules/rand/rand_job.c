@@ -74,9 +74,62 @@ struct loop_state {
 	struct rand_offgen og;
 	struct rand_io **freel;
 	unsigned nfree;
+	/* queued, not yet sent (a partial submit holds them back): engines send in this order */
+	struct rand_io **pq;
+	unsigned pq_head, pq_n;
 	uint32_t seq;
 	unsigned left;  /* I/Os still out when the loop ended */
 };
+
+static inline void pq_push(struct loop_state *s, struct rand_io *io)
+{
+	s->pq[(s->pq_head + s->pq_n++) % s->e->depth] = io;
+}
+
+static inline struct rand_io *pq_pop(struct loop_state *s)
+{
+	struct rand_io *io = s->pq[s->pq_head];
+
+	s->pq_head = (s->pq_head + 1) % s->e->depth;
+	s->pq_n--;
+	return io;
+}
+
+/*
+ * The engine sent the oldest r queued I/Os at t_sub: that is their issue
+ * time (fio's too), and their slat runs from when each was prepared.
+ * A remainder queued again after a short transfer keeps its first issue
+ * time and has no slat of its own. Returns nothing; slat goes in batches
+ * of I/Os prepared together.
+ */
+static void mark_sent(struct loop_state *s, unsigned r, uint64_t t_sub, bool sync)
+{
+	struct rand_job *j = s->j;
+	uint64_t t_prep = 0;
+	uint64_t nd[2] = { 0, 0 };
+
+	while (r--) {
+		struct rand_io *io = pq_pop(s);
+
+		if (io->reissue) {
+			io->reissue = false;
+			continue;
+		}
+		if (!sync && io->t_issue != t_prep) {
+			stat_add_n(&j->slat[0], t_sub - t_prep, nd[0]);
+			stat_add_n(&j->slat[1], t_sub - t_prep, nd[1]);
+			nd[0] = nd[1] = 0;
+			t_prep = io->t_issue;
+		}
+		nd[io->ddir]++;
+		if (!sync)
+			io->t_issue = t_sub;
+	}
+	if (!sync) {
+		stat_add_n(&j->slat[0], t_sub - t_prep, nd[0]);
+		stat_add_n(&j->slat[1], t_sub - t_prep, nd[1]);
+	}
+}
 
 /* Picks block and direction for io; false when verify finds no free block. */
 static inline bool prep_io(struct loop_state *s, struct rand_io *io, bool read)
@@ -85,7 +138,9 @@ static inline bool prep_io(struct loop_state *s, struct rand_io *io, bool read)
 	uint64_t b = rand_next_block(&s->og);
 
 	io->ddir = read ? 0 : 1;
-	if (!read) {
+	if (read) {
+		io->read_data = true;
+	} else {
 		if (c->verify) {
 			/* one write per block in flight, so the last writer is known */
 			for (unsigned t = 0; c->vbusy[b]; t++) {
@@ -97,11 +152,37 @@ static inline bool prep_io(struct loop_state *s, struct rand_io *io, bool read)
 			rand_stamp_verify(io->buf, io->len, b * io->len, ++c->vgen[b]);
 		} else if (!c->zero_buffers) {
 			rand_stamp_fast(io->buf, io->len, b * io->len, ++s->seq);
+		} else if (io->read_data) {
+			memset(io->buf, 0, io->len); /* zeros, not what a read left */
 		}
+		io->read_data = false;
 	}
 	io->block = b;
 	io->off = b * io->len;
 	return true;
+}
+
+/*
+ * Hard deadline once issuing has ended: the grace, plus twice the time
+ * what is still out takes at the rate this job has completed so far (a
+ * slow disk drains slowly, but it drains; fio just waits). Nothing
+ * completed at all: the grace only (the storage stalled).
+ */
+static uint64_t drain_limit_ns(uint64_t grace, uint64_t out_bytes, uint64_t done_bytes,
+			       uint64_t elapsed_ns)
+{
+	double t;
+
+	if (!done_bytes || !elapsed_ns)
+		return grace;
+	t = 2.0 * (double)out_bytes * (double)elapsed_ns / (double)done_bytes;
+	return t > 1e15 ? grace + (uint64_t)1e15 : grace + (uint64_t)t;
+}
+
+static bool cpu_now(struct rusage *ru)
+{
+	/* the whole process: io_uring's io-wq workers are threads of it (5.12+) */
+	return getrusage(RUSAGE_SELF, ru) == 0;
 }
 
 static void run_loop(struct loop_state *s)
@@ -118,7 +199,8 @@ static void run_loop(struct loop_state *s)
 		(double)NSEC * c->jobs / (double)sp->rate_iops_write : 0;
 	double next_all = 0, next_w = 0;
 	struct rusage ru0, ru1;
-	uint64_t now = mono_ns(), t_meas = now, t_end, t_hard, t_issue, t_stop_drain = UINT64_MAX;
+	uint64_t now = mono_ns(), t_start = now, t_meas = now, t_end, t_hard, t_stop_drain = UINT64_MAX;
+	uint64_t done_bytes = 0; /* every byte completed, warm-up too: the drain's rate */
 	bool ramping = sp->ramp_ns > 0, issuing = true, ru_ok;
 	unsigned inflight = 0, pending = 0;
 	uint64_t t_ramp_end = now + sp->ramp_ns;
@@ -126,11 +208,13 @@ static void run_loop(struct loop_state *s)
 	t_end = ramping ? UINT64_MAX : now + sp->runtime_ns;
 	t_hard = now + sp->ramp_ns + sp->runtime_ns + c->grace_ns;
 	next_all = next_w = (double)now;
-	ru_ok = getrusage(RUSAGE_THREAD, &ru0) == 0;
+	ru_ok = cpu_now(&ru0);
+	j->cpu_t0 = now;
 
 	for (;;) {
 		unsigned n = 0, nd[2] = { 0, 0 };
 		uint64_t wake = 0;
+		bool was_issuing = issuing;
 		int got;
 
 		if (issuing && bench_stopped(c->ctx)) {
@@ -165,7 +249,9 @@ static void run_loop(struct loop_state *s)
 				if (!prep_io(s, io, rd))
 					break;
 				s->nfree--;
+				io->t_issue = now; /* prepared: slat starts */
 				e->ops->queue(e, io);
+				pq_push(s, io);
 				if (ival_all)
 					next_all += ival_all;
 				if (!rd && ival_w)
@@ -176,34 +262,32 @@ static void run_loop(struct loop_state *s)
 			if (n || pending) {
 				unsigned before = inflight;
 				int r = e->ops->submit(e);
+				uint64_t t_sub = sync ? now : mono_ns();
 
-				t_issue = sync ? now : mono_ns();
 				if (r < 0) {
 					j->err = r;
 					snprintf(j->errmsg, sizeof(j->errmsg), "%s submit: %s", e->ops->name,
 						 strerror(-r));
 					/* what was queued never went out: drain the rest and stop */
 					pending = 0;
+					s->pq_n = 0;
 					issuing = false;
 					n = 0;
 				} else {
+					if ((unsigned)r > pending + n)
+						r = (int)(pending + n); /* never more than was queued */
 					inflight += (unsigned)r;
 					pending = pending + n - (unsigned)r;
+					/* only these went out now; held-back ones get their time when sent */
+					mark_sent(s, (unsigned)r, t_sub, sync);
 				}
-				/* the batch's I/Os are the last n taken from the free stack */
-				for (unsigned i = 0; i < n; i++)
-					s->freel[s->nfree + i]->t_issue = t_issue;
 				if (n) {
-					if (!sync) {
-						stat_add_n(&j->slat[0], t_issue - now, nd[0]);
-						stat_add_n(&j->slat[1], t_issue - now, nd[1]);
-					}
 					j->qd_level[qd_level(before + n)] += n;
 					j->qd_sum += (double)(before + n) * n;
 					j->qd_n += n;
 				}
 				/* fio's slat: the next batch starts being prepared now */
-				now = t_issue;
+				now = t_sub;
 			}
 		} while (n == e->batch && issuing && s->nfree && !wake);
 		if (!inflight && !pending) {
@@ -249,21 +333,46 @@ static void run_loop(struct loop_state *s)
 			for (int i = 0; i < got; i++) {
 				struct rand_io *io = e->done[i];
 				unsigned d = io->ddir;
+				int res = io->res;
 
-				if (io->res < 0) {
+				if (res == 0) /* fio: "full resid"; a read past the end, a device gone */
+					res = -EIO;
+				if (res < 0) {
 					if (!j->err) {
-						j->err = io->res;
+						j->err = res;
 						snprintf(j->errmsg, sizeof(j->errmsg),
-							 "%s at offset %llu: %s", d ? "write" : "read",
-							 (unsigned long long)io->off, strerror(-io->res));
+							 "%s at offset %llu: %s%s", d ? "write" : "read",
+							 (unsigned long long)io->off, strerror(-res),
+							 io->res == 0 ? " (0 bytes transferred)" : "");
 					}
 					issuing = false;
-				} else {
-					if ((uint32_t)io->res < io->len)
+				} else if ((uint32_t)res < io->len) {
+					/* short: the rest goes out again, as fio does; one I/O when done */
+					if (!io->xfer)
 						j->short_ios[d]++;
+					io->xfer += (uint32_t)res;
+					io->buf = (unsigned char *)io->buf + res;
+					io->off += (uint64_t)res;
+					io->len -= (uint32_t)res;
+					io->reissue = true;
+					done_bytes += (uint64_t)res;
+					e->ops->queue(e, io);
+					pq_push(s, io);
+					pending++;
+					continue;
+				} else {
+					uint32_t full = io->len + io->xfer;
+
+					if (io->xfer) {
+						io->buf = (unsigned char *)io->buf - io->xfer;
+						io->off -= io->xfer;
+						io->len = full;
+						io->xfer = 0;
+					}
 					lat_hist_add(&j->clat[d], now - io->t_issue);
 					j->ios[d]++;
-					j->bytes[d] += (uint64_t)io->res;
+					j->bytes[d] += full;
+					done_bytes += (uint64_t)res;
 					cnt[d]++;
 				}
 				if (d && c->verify)
@@ -287,10 +396,20 @@ clock_checks:
 			t_meas = now;
 			t_end = now + sp->runtime_ns;
 			next_all = next_w = (double)now;
-			ru_ok = getrusage(RUSAGE_THREAD, &ru0) == 0;
+			ru_ok = cpu_now(&ru0);
+			j->cpu_t0 = now;
 		}
 		if (issuing && now >= t_end)
 			issuing = false; /* deadline: stop issuing, drain and count what is out */
+		if (was_issuing && !issuing && !j->stopped) {
+			/* the drain: as long as what is out takes at the rate seen */
+			uint64_t lim = drain_limit_ns(c->grace_ns, (uint64_t)(inflight + pending) * sp->bs,
+						      done_bytes, now - t_start);
+
+			j->drain_limit_ns = lim;
+			if (now + lim > t_hard)
+				t_hard = now + lim;
+		}
 		if (!issuing && (now >= t_hard || now >= t_stop_drain) && (inflight || pending)) {
 			if (now >= t_hard)
 				j->timed_out = true;
@@ -304,9 +423,12 @@ clock_checks:
 		j->runtime_ns = 0;
 	}
 	j->cpu_ok = false;
-	if (ru_ok && getrusage(RUSAGE_THREAD, &ru1) == 0) {
-		j->usr_s = tv_s(&ru1.ru_utime) - tv_s(&ru0.ru_utime);
-		j->sys_s = tv_s(&ru1.ru_stime) - tv_s(&ru0.ru_stime);
+	if (ru_ok && cpu_now(&ru1)) {
+		j->cpu_t1 = mono_ns();
+		j->usr0_s = tv_s(&ru0.ru_utime);
+		j->sys0_s = tv_s(&ru0.ru_stime);
+		j->usr1_s = tv_s(&ru1.ru_utime);
+		j->sys1_s = tv_s(&ru1.ru_stime);
 		j->cpu_ok = true;
 	}
 	s->left = inflight + pending;
@@ -333,8 +455,9 @@ void *rand_job_main(void *arg)
 	ios = calloc(depth, sizeof(*ios));
 	done = calloc(depth, sizeof(*done));
 	s.freel = calloc(depth, sizeof(*s.freel));
+	s.pq = calloc(depth, sizeof(*s.pq));
 	r = posix_memalign((void **)&bufs, 4096, (size_t)depth * sp->bs);
-	if (r || !ios || !done || !s.freel) {
+	if (r || !ios || !done || !s.freel || !s.pq) {
 		bufs = r ? NULL : bufs;
 		j->err = -ENOMEM;
 		snprintf(j->errmsg, sizeof(j->errmsg), "job %u: cannot allocate %u buffers of %u bytes",
@@ -409,5 +532,6 @@ gate:
 	free(ios);
 	free(done);
 	free(s.freel);
+	free(s.pq);
 	return NULL;
 }

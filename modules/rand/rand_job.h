@@ -59,8 +59,15 @@ struct rand_job {
 	uint64_t qd_level[RAND_QD_LEVELS];
 	double qd_sum;           /* sum over submitted I/Os of the in-flight count */
 	uint64_t qd_n;
-	double usr_s, sys_s;     /* CPU time of the thread in the window */
+	/*
+	 * CPU: getrusage(RUSAGE_SELF) (the whole process, io_uring's io-wq
+	 * workers included) at the start and end of the job's window; rand.c
+	 * takes the process's CPU over the union of the jobs' windows.
+	 */
+	uint64_t cpu_t0, cpu_t1;
+	double usr0_s, sys0_s, usr1_s, sys1_s;
 	bool cpu_ok;
+	uint64_t drain_limit_ns; /* the hard deadline once issuing ended (0: not reached) */
 	unsigned left;           /* I/Os still in the kernel when the loop gave up */
 	void *stuck_bufs;        /* then their buffers, never freed (the kernel may write them) */
 };
