@@ -361,13 +361,14 @@ static void run_pass(const struct bench_ctx *ctx, struct rand_file *f,
 		goto out;
 	}
 	if (timed_out) {
-		uint64_t lim = 0;
+		const char *why = "timeout: I/O still outstanding after the runtime ended";
 
 		for (unsigned i = 0; i < jobs; i++)
-			if (jv[i].drain_limit_ns > lim)
-				lim = jv[i].drain_limit_ns;
-		pass_status(res, BENCH_FAIL, "timeout: I/O still outstanding %.0f s after the runtime "
-			    "ended (storage stalled?)", (double)(lim ? lim : GRACE_NS) / 1e9);
+			if (jv[i].timed_out && jv[i].errmsg[0]) {
+				why = jv[i].errmsg;
+				break;
+			}
+		pass_status(res, BENCH_FAIL, "%s", why);
 		drop_figures(res);
 		goto out;
 	}

@@ -14,6 +14,7 @@
 #include "core/clock.h"
 #include "core/databuf.h"
 #include "core/live.h"
+#include "core/stall.h"
 #include "rand_engine.h"
 #include "rand_job.h"
 #include "rand_offset.h"
@@ -163,19 +164,23 @@ static inline bool prep_io(struct loop_state *s, struct rand_io *io, bool read)
 }
 
 /*
- * Hard deadline once issuing has ended: the grace, plus twice the time
- * what is still out takes at the rate this job has completed so far (a
- * slow disk drains slowly, but it drains; fio just waits). Nothing
- * completed at all: the grace only (the storage stalled).
+ * The longest a drain may take once issuing has ended: the grace, plus
+ * what is still out at twice the time it takes at the rate this job has
+ * completed so far, and at least at 1 MB/s (seq's stall floor). A slow
+ * disk drains slowly, but it drains (fio just waits); what ends a drain
+ * early is no completion at all for the grace (the storage stalled).
  */
-static uint64_t drain_limit_ns(uint64_t grace, uint64_t out_bytes, uint64_t done_bytes,
-			       uint64_t elapsed_ns)
+static uint64_t drain_cap_ns(uint64_t grace, uint64_t out_bytes, uint64_t done_bytes,
+			     uint64_t elapsed_ns)
 {
-	double t;
+	double t = (double)out_bytes / STALL_MIN_BPS * 1e9;
 
-	if (!done_bytes || !elapsed_ns)
-		return grace;
-	t = 2.0 * (double)out_bytes * (double)elapsed_ns / (double)done_bytes;
+	if (done_bytes && elapsed_ns) {
+		double seen = 2.0 * (double)out_bytes * (double)elapsed_ns / (double)done_bytes;
+
+		if (seen > t)
+			t = seen;
+	}
 	return t > 1e15 ? grace + (uint64_t)1e15 : grace + (uint64_t)t;
 }
 
@@ -201,6 +206,7 @@ static void run_loop(struct loop_state *s)
 	struct rusage ru0, ru1;
 	uint64_t now = mono_ns(), t_start = now, t_meas = now, t_end, t_hard, t_stop_drain = UINT64_MAX;
 	uint64_t done_bytes = 0; /* every byte completed, warm-up too: the drain's rate */
+	uint64_t t_last_done = now, t_drain = 0, t_drain_cap = UINT64_MAX;
 	bool ramping = sp->ramp_ns > 0, issuing = true, ru_ok;
 	unsigned inflight = 0, pending = 0;
 	uint64_t t_ramp_end = now + sp->ramp_ns;
@@ -380,6 +386,7 @@ static void run_loop(struct loop_state *s)
 				s->freel[s->nfree++] = io;
 			}
 			inflight -= (unsigned)got;
+			t_last_done = now;
 			if (sec < RAND_TL_MAX) {
 				j->tl[0][sec] += cnt[0];
 				j->tl[1][sec] += cnt[1];
@@ -402,17 +409,28 @@ clock_checks:
 		if (issuing && now >= t_end)
 			issuing = false; /* deadline: stop issuing, drain and count what is out */
 		if (was_issuing && !issuing && !j->stopped) {
-			/* the drain: as long as what is out takes at the rate seen */
-			uint64_t lim = drain_limit_ns(c->grace_ns, (uint64_t)(inflight + pending) * sp->bs,
-						      done_bytes, now - t_start);
+			/* the drain: its cap scales with what is out and the rate seen */
+			t_drain = now;
+			j->drain_cap_ns = drain_cap_ns(c->grace_ns, (uint64_t)(inflight + pending) * sp->bs,
+						       done_bytes, now - t_start);
+			t_drain_cap = now + j->drain_cap_ns;
+		}
+		if (t_drain) {
+			/* draining: fails after the grace without a completion, or at the cap */
+			uint64_t since = t_last_done > t_drain ? t_last_done : t_drain;
 
-			j->drain_limit_ns = lim;
-			if (now + lim > t_hard)
-				t_hard = now + lim;
+			t_hard = since + c->grace_ns < t_drain_cap ? since + c->grace_ns : t_drain_cap;
 		}
 		if (!issuing && (now >= t_hard || now >= t_stop_drain) && (inflight || pending)) {
-			if (now >= t_hard)
+			if (now >= t_hard) {
 				j->timed_out = true;
+				if (now >= t_drain_cap)
+					snprintf(j->errmsg, sizeof(j->errmsg), "timeout: I/O still outstanding "
+						 "%.0f s after the runtime ended", (double)j->drain_cap_ns / 1e9);
+				else
+					snprintf(j->errmsg, sizeof(j->errmsg), "timeout: no I/O completed for "
+						 "%.0f s (storage stalled?)", (double)c->grace_ns / 1e9);
+			}
 			break;
 		}
 	}

@@ -45,7 +45,7 @@ struct rand_job {
 
 	/* results */
 	int err;                 /* -errno of a failed setup or I/O, 0 */
-	char errmsg[200];
+	char errmsg[200];        /* also why it timed out */
 	bool timed_out, stopped;
 	char engine[16];
 	char fallback[192];
@@ -67,7 +67,7 @@ struct rand_job {
 	uint64_t cpu_t0, cpu_t1;
 	double usr0_s, sys0_s, usr1_s, sys1_s;
 	bool cpu_ok;
-	uint64_t drain_limit_ns; /* the hard deadline once issuing ended (0: not reached) */
+	uint64_t drain_cap_ns;   /* the longest the drain could take (0: not reached) */
 	unsigned left;           /* I/Os still in the kernel when the loop gave up */
 	void *stuck_bufs;        /* then their buffers, never freed (the kernel may write them) */
 };
