@@ -61,6 +61,30 @@ else
 	t_skip seccomp_both_psync "cannot build the helper"
 fi
 
+# the test file's bytes differ between two runs with the same --seed (a
+# per-run random value seeds the data; host-side dedupe cannot match runs).
+# Read through /proc/PID/fd while the run holds the unlinked file.
+layout_hash() {
+	local d=$1 pid fd h=""
+	"$VPSBENCH" --only rand --size 8M --runtime 20s --ramp 0 --rw randread --jobs 1 --seed 7 \
+		--json --quiet --dir "$d" > /dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do
+		fd=$(ls -l /proc/$pid/fd 2>/dev/null | awk '/\.vpsbench-rand-.*deleted/ { print $9; exit }')
+		[ -n "$fd" ] && break
+		sleep 0.1
+	done
+	sleep 1 # the layout of 8 MiB is done well before
+	[ -n "$fd" ] && h=$(head -c 4M "/proc/$pid/fd/$fd" | sha256sum | cut -c1-16)
+	kill -INT $pid; wait $pid
+	echo "$h"
+}
+d=$base/nonce; mkdir -p "$d"
+h1=$(layout_hash "$d"); h2=$(layout_hash "$d")
+echo "layout hashes: $h1 $h2"
+[ -n "$h1" ] && [ -n "$h2" ] && [ "$h1" != "$h2" ] && empty_dir "$d" && t_ok layout_differs_per_run \
+	|| t_fail layout_differs_per_run "first 4 MiB: '$h1' vs '$h2'"
+
 # kernel.io_uring_disabled=2 (6.6+; root): global, so the window is one short run
 if ! t_is_root; then
 	t_skip uring_disabled_sysctl "needs root"

@@ -33,12 +33,17 @@ static enum fk_mode fk_mode;
 static uint64_t fk_pieces_bad, fk_remainders, fk_nonzero_writes, fk_writes;
 static uint64_t fk_accept_ns[64], fk_true_sum, fk_true_n; /* FK_HOLD: by buffer index */
 static void *fk_buf0[64]; /* each I/O's own buffer, as set up */
+/* the first writes: offsets and a hash of the data */
+#define FK_REC 256
+static uint64_t fk_rec_off[FK_REC], fk_rec_hash[FK_REC];
+static unsigned fk_nrec;
 
 static int fk_init(struct rand_engine *e)
 {
 	fk_nq = fk_ready = fk_max_submit = fk_max_reap = 0;
 	fk_pieces_bad = fk_remainders = fk_nonzero_writes = fk_writes = 0;
 	fk_true_sum = fk_true_n = 0;
+	fk_nrec = 0;
 	for (unsigned i = 0; i < e->depth && i < 64; i++)
 		fk_buf0[i] = e->ios[i].buf;
 	e->priv = NULL;
@@ -67,6 +72,14 @@ static int fk_result(struct rand_io *io)
 	}
 	if (fk_mode == FK_ZERO_READ && !io->ddir)
 		return 0;
+	if (io->ddir && fk_nrec < FK_REC) {
+		uint64_t h = 0xcbf29ce484222325ULL;
+
+		for (uint32_t i = 0; i < io->len; i++)
+			h = (h ^ buf[i]) * 0x100000001b3ULL;
+		fk_rec_off[fk_nrec] = io->off;
+		fk_rec_hash[fk_nrec++] = h;
+	}
 	if (fk_mode == FK_FILL) {
 		if (io->ddir) {
 			fk_writes++;
@@ -158,6 +171,7 @@ static const struct rand_engine_ops fake_ops_b4 = {
 static const struct rand_engine_ops *fk_ops = &fake_ops;
 
 static bool fk_zero_buffers;
+static uint64_t fk_nonce;
 
 static void run_job(struct rand_job *j, struct rand_pass_spec *sp, volatile sig_atomic_t *stop,
 		    uint64_t grace)
@@ -182,6 +196,7 @@ static void run_job(struct rand_job *j, struct rand_pass_spec *sp, volatile sig_
 	cfg.grace_ns = grace;
 	cfg.gate = &gate;
 	cfg.zero_buffers = fk_zero_buffers;
+	cfg.nonce = fk_nonce;
 	memset(j, 0, sizeof(*j));
 	j->cfg = &cfg;
 	rand_engine_test_ops = fk_ops;
@@ -418,4 +433,38 @@ TH_TEST(rand_job_slow_drain_is_not_a_timeout)
 	TH_CHECK(j.stuck_bufs == NULL);
 	TH_CHECK(j.ios[0] >= 16);
 	TH_CHECK(j.runtime_ns > 100 * MS + 16 * 25 * MS); /* the drain is inside the window */
+}
+
+/*
+ * The written data changes with the run's nonce (host-side dedupe cannot
+ * match two runs); the offsets follow --seed only, the same in both runs.
+ */
+TH_TEST(rand_job_write_data_per_run_offsets_per_seed)
+{
+	static struct rand_job j;
+	static uint64_t off1[FK_REC], hash1[FK_REC];
+	struct rand_pass_spec sp = spec(RW_RANDWRITE, 0, 100 * MS);
+	volatile sig_atomic_t stop = 0;
+	unsigned n1, n, same_hash = 0;
+
+	fk_stuck = false;
+	fk_nonce = 0x1234;
+	run_job(&j, &sp, &stop, 1000 * MS);
+	n1 = fk_nrec;
+	memcpy(off1, fk_rec_off, sizeof(off1));
+	memcpy(hash1, fk_rec_hash, sizeof(hash1));
+	fk_nonce = 0x5678;
+	run_job(&j, &sp, &stop, 1000 * MS);
+	fk_nonce = 0;
+	TH_EQ_INT(j.err, 0);
+	n = n1 < fk_nrec ? n1 : fk_nrec;
+	TH_CHECK(n >= 64);
+	TH_CHECK(memcmp(off1, fk_rec_off, n * sizeof(*off1)) == 0);
+	for (unsigned i = 0; i < n; i++)
+		same_hash += hash1[i] == fk_rec_hash[i];
+	TH_EQ_INT(same_hash, 0);
+	/* another --seed: other offsets */
+	sp.seed = 0x90;
+	run_job(&j, &sp, &stop, 1000 * MS);
+	TH_CHECK(fk_nrec >= 64 && memcmp(off1, fk_rec_off, 64 * sizeof(*off1)) != 0);
 }

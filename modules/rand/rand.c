@@ -308,6 +308,7 @@ static void run_pass(const struct bench_ctx *ctx, struct rand_file *f,
 	cfg.nblocks = nblocks;
 	cfg.engine = plan->engine;
 	cfg.zero_buffers = plan->zero_buffers;
+	cfg.nonce = f->nonce;
 	cfg.verify = plan->verify;
 	cfg.grace_ns = GRACE_NS;
 	cfg.gate = &gate;

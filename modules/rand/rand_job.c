@@ -482,8 +482,8 @@ void *rand_job_main(void *arg)
 			 j->idx, depth, sp->bs);
 		goto gate;
 	}
-	/* random data once (fio's default), stamped per write in the loop */
-	databuf_seed(&drng, rand_stream_seed(sp->seed, j->idx, RAND_STREAM_DATA));
+	/* random data once (fio's default), stamped per write in the loop; per run, not per --seed */
+	databuf_seed(&drng, rand_stream_seed(c->nonce, j->idx, RAND_STREAM_DATA));
 	if (c->zero_buffers)
 		memset(bufs, 0, (size_t)depth * sp->bs);
 	else

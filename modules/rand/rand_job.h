@@ -31,6 +31,7 @@ struct rand_job_cfg {
 	uint64_t nblocks;        /* blocks of spec->bs in the pass's part of the file */
 	enum rand_engine_kind engine;
 	bool zero_buffers;
+	uint64_t nonce;          /* per-run random value: the write data, never the offsets */
 	bool verify;             /* disjoint regions, checksummed stamps */
 	uint32_t *vgen;          /* verify: generation per block (jobs own disjoint ranges) */
 	uint8_t *vbusy;          /* verify: a write to the block is in flight */
