@@ -8,6 +8,7 @@
 base=$(t_tmpdir)
 old_disabled=""
 cleanup() {
+	t_umount_below "$base"
 	[ -n "$old_disabled" ] && echo "$old_disabled" > /proc/sys/kernel/io_uring_disabled
 	rm -rf "$base"
 }
@@ -84,6 +85,38 @@ h1=$(layout_hash "$d"); h2=$(layout_hash "$d")
 echo "layout hashes: $h1 $h2"
 [ -n "$h1" ] && [ -n "$h2" ] && [ "$h1" != "$h2" ] && empty_dir "$d" && t_ok layout_differs_per_run \
 	|| t_fail layout_differs_per_run "first 4 MiB: '$h1' vs '$h2'"
+
+# CPU % counts the kernel's io-wq workers: buffered io_uring writes on ramfs
+# are done by io-wq threads of the process. The reported CPU (usr+sys % x
+# runtime x jobs, per pass) must be most of the process's CPU time (which
+# also has start-up and the layout) and never more than it.
+if ! t_is_root; then
+	t_skip cpu_counts_io_wq "needs root (ramfs mount)"
+elif d=$base/ramfs && mkdir -p "$d" && mount -t ramfs ramfs "$d"; then
+	out=$(python3 - "$VPSBENCH" "$d" <<'PY'
+import json, resource, subprocess, sys
+r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+p = subprocess.run([sys.argv[1], "--only", "rand", "--size", "16M", "--runtime", "3s", "--ramp", "0",
+                    "--rw", "randwrite", "--engine", "io_uring", "--jobs", "2", "--iodepth", "32",
+                    "--json", "--quiet", "--dir", sys.argv[2]], capture_output=True)
+r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+tot = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+rep = 0.0
+for x in json.loads(p.stdout)["rand"]["passes"]:
+    rep += (x["cpu"]["usr_pct"] + x["cpu"]["sys_pct"]) / 100 * x["runtime_ms"] / 1000 * x["jobs"]
+print("%.3f %.3f" % (tot, rep))
+PY
+)
+	umount "$d"
+	echo "process CPU s, reported CPU s: $out"
+	if [ -n "$out" ] && awk -v t="${out% *}" -v r="${out#* }" 'BEGIN { exit !(t > 0 && r >= 0.7 * t && r <= 1.02 * t) }'; then
+		t_ok cpu_counts_io_wq
+	else
+		t_fail cpu_counts_io_wq "process vs reported: $out"
+	fi
+else
+	t_skip cpu_counts_io_wq "mount -t ramfs failed"
+fi
 
 # kernel.io_uring_disabled=2 (6.6+; root): global, so the window is one short run
 if ! t_is_root; then
