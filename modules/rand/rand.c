@@ -20,7 +20,8 @@
 #include "rand_layout.h"
 #include "rand_verify.h"
 
-#define GRACE_NS (10ULL * 1000000000ULL) /* hard deadline past ramp + runtime */
+/* hard deadline past ramp + runtime, plus twice what is out takes at the rate seen (rand_job.c) */
+#define GRACE_NS (10ULL * 1000000000ULL)
 #define VERIFY_CHUNK (1u << 20)
 
 static void lat_out(struct rand_lat *o, const struct lat_stat *s)
@@ -156,6 +157,7 @@ static void merge_jobs(struct rand_pass_result *res, struct rand_job *jv, unsign
 {
 	uint64_t rt_ns = 0, qd_n = 0;
 	double usr = 0, sys = 0, job_s = 0, qd_sum = 0;
+	const struct rand_job *first = NULL, *last = NULL;
 	struct lat_stat slat[2];
 	bool cpu_ok = true;
 
@@ -197,8 +199,10 @@ static void merge_jobs(struct rand_pass_result *res, struct rand_job *jv, unsign
 		qd_sum += j->qd_sum;
 		qd_n += j->qd_n;
 		cpu_ok = cpu_ok && j->cpu_ok;
-		usr += j->usr_s;
-		sys += j->sys_s;
+		if (j->cpu_ok && (!first || j->cpu_t0 < first->cpu_t0))
+			first = j;
+		if (j->cpu_ok && (!last || j->cpu_t1 > last->cpu_t1))
+			last = j;
 		job_s += (double)j->runtime_ns / 1e9;
 	}
 	/* fio: runtime is the max over jobs, in ms rounded up */
@@ -220,7 +224,16 @@ static void merge_jobs(struct rand_pass_result *res, struct rand_job *jv, unsign
 			ntl = 1;
 		dr->ntimeline = ntl < RAND_TL_MAX ? ntl : RAND_TL_MAX;
 	}
-	if (cpu_ok && job_s > 0) {
+	/*
+	 * The process's CPU from the first job's window start to the last one's
+	 * end (RUSAGE_SELF: io-wq workers included), per job-second as fio's
+	 * per-job cpu line: 100% is one CPU busy per job.
+	 */
+	if (cpu_ok && first && last) {
+		usr = last->usr1_s - first->usr0_s;
+		sys = last->sys1_s - first->sys0_s;
+	}
+	if (cpu_ok && first && last && job_s > 0) {
 		res->usr_pct = mdbl_of(100.0 * usr / job_s);
 		res->sys_pct = mdbl_of(100.0 * sys / job_s);
 	}
@@ -295,6 +308,7 @@ static void run_pass(const struct bench_ctx *ctx, struct rand_file *f,
 	cfg.nblocks = nblocks;
 	cfg.engine = plan->engine;
 	cfg.zero_buffers = plan->zero_buffers;
+	cfg.nonce = f->nonce;
 	cfg.verify = plan->verify;
 	cfg.grace_ns = GRACE_NS;
 	cfg.gate = &gate;
@@ -348,8 +362,14 @@ static void run_pass(const struct bench_ctx *ctx, struct rand_file *f,
 		goto out;
 	}
 	if (timed_out) {
-		pass_status(res, BENCH_FAIL, "timeout: I/O still outstanding %llu s after the deadline",
-			    (unsigned long long)(GRACE_NS / 1000000000ULL));
+		const char *why = "timeout: I/O still outstanding after the runtime ended";
+
+		for (unsigned i = 0; i < jobs; i++)
+			if (jv[i].timed_out && jv[i].errmsg[0]) {
+				why = jv[i].errmsg;
+				break;
+			}
+		pass_status(res, BENCH_FAIL, "%s", why);
 		drop_figures(res);
 		goto out;
 	}

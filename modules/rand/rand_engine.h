@@ -12,15 +12,23 @@
 
 #include "core/plan.h"
 
+/*
+ * One I/O. buf, off and len are what the engine issues: after a short
+ * transfer the job moves them past the 'xfer' bytes already done and
+ * queues the rest again (the engines need not know).
+ */
 struct rand_io {
 	void *buf;
 	uint64_t off;
-	uint64_t t_issue;  /* ns, CLOCK_MONOTONIC, after the submit returned */
+	uint64_t t_issue;  /* ns, CLOCK_MONOTONIC: prepared, then after the submit that sent it */
 	uint64_t block;
 	int res;           /* bytes or -errno, set by reap */
 	uint32_t len;
+	uint32_t xfer;     /* bytes of the block done by earlier, short transfers */
 	uint16_t idx;      /* buffer index (registered buffers) */
 	uint8_t ddir;      /* 0 read, 1 write */
+	bool reissue;      /* queued again after a short transfer: keeps its issue time */
+	bool read_data;    /* the buffer holds what a read left (not the write data) */
 };
 
 struct rand_engine;

@@ -14,6 +14,7 @@
 #include "core/clock.h"
 #include "core/databuf.h"
 #include "core/live.h"
+#include "core/stall.h"
 #include "rand_engine.h"
 #include "rand_job.h"
 #include "rand_offset.h"
@@ -74,9 +75,62 @@ struct loop_state {
 	struct rand_offgen og;
 	struct rand_io **freel;
 	unsigned nfree;
+	/* queued, not yet sent (a partial submit holds them back): engines send in this order */
+	struct rand_io **pq;
+	unsigned pq_head, pq_n;
 	uint32_t seq;
 	unsigned left;  /* I/Os still out when the loop ended */
 };
+
+static inline void pq_push(struct loop_state *s, struct rand_io *io)
+{
+	s->pq[(s->pq_head + s->pq_n++) % s->e->depth] = io;
+}
+
+static inline struct rand_io *pq_pop(struct loop_state *s)
+{
+	struct rand_io *io = s->pq[s->pq_head];
+
+	s->pq_head = (s->pq_head + 1) % s->e->depth;
+	s->pq_n--;
+	return io;
+}
+
+/*
+ * The engine sent the oldest r queued I/Os at t_sub: that is their issue
+ * time (fio's too), and their slat runs from when each was prepared.
+ * A remainder queued again after a short transfer keeps its first issue
+ * time and has no slat of its own. Returns nothing; slat goes in batches
+ * of I/Os prepared together.
+ */
+static void mark_sent(struct loop_state *s, unsigned r, uint64_t t_sub, bool sync)
+{
+	struct rand_job *j = s->j;
+	uint64_t t_prep = 0;
+	uint64_t nd[2] = { 0, 0 };
+
+	while (r--) {
+		struct rand_io *io = pq_pop(s);
+
+		if (io->reissue) {
+			io->reissue = false;
+			continue;
+		}
+		if (!sync && io->t_issue != t_prep) {
+			stat_add_n(&j->slat[0], t_sub - t_prep, nd[0]);
+			stat_add_n(&j->slat[1], t_sub - t_prep, nd[1]);
+			nd[0] = nd[1] = 0;
+			t_prep = io->t_issue;
+		}
+		nd[io->ddir]++;
+		if (!sync)
+			io->t_issue = t_sub;
+	}
+	if (!sync) {
+		stat_add_n(&j->slat[0], t_sub - t_prep, nd[0]);
+		stat_add_n(&j->slat[1], t_sub - t_prep, nd[1]);
+	}
+}
 
 /* Picks block and direction for io; false when verify finds no free block. */
 static inline bool prep_io(struct loop_state *s, struct rand_io *io, bool read)
@@ -85,7 +139,9 @@ static inline bool prep_io(struct loop_state *s, struct rand_io *io, bool read)
 	uint64_t b = rand_next_block(&s->og);
 
 	io->ddir = read ? 0 : 1;
-	if (!read) {
+	if (read) {
+		io->read_data = true;
+	} else {
 		if (c->verify) {
 			/* one write per block in flight, so the last writer is known */
 			for (unsigned t = 0; c->vbusy[b]; t++) {
@@ -97,11 +153,41 @@ static inline bool prep_io(struct loop_state *s, struct rand_io *io, bool read)
 			rand_stamp_verify(io->buf, io->len, b * io->len, ++c->vgen[b]);
 		} else if (!c->zero_buffers) {
 			rand_stamp_fast(io->buf, io->len, b * io->len, ++s->seq);
+		} else if (io->read_data) {
+			memset(io->buf, 0, io->len); /* zeros, not what a read left */
 		}
+		io->read_data = false;
 	}
 	io->block = b;
 	io->off = b * io->len;
 	return true;
+}
+
+/*
+ * The longest a drain may take once issuing has ended: the grace, plus
+ * what is still out at twice the time it takes at the rate this job has
+ * completed so far, and at least at 1 MB/s (seq's stall floor). A slow
+ * disk drains slowly, but it drains (fio just waits); what ends a drain
+ * early is no completion at all for the grace (the storage stalled).
+ */
+static uint64_t drain_cap_ns(uint64_t grace, uint64_t out_bytes, uint64_t done_bytes,
+			     uint64_t elapsed_ns)
+{
+	double t = (double)out_bytes / STALL_MIN_BPS * 1e9;
+
+	if (done_bytes && elapsed_ns) {
+		double seen = 2.0 * (double)out_bytes * (double)elapsed_ns / (double)done_bytes;
+
+		if (seen > t)
+			t = seen;
+	}
+	return t > 1e15 ? grace + (uint64_t)1e15 : grace + (uint64_t)t;
+}
+
+static bool cpu_now(struct rusage *ru)
+{
+	/* the whole process: io_uring's io-wq workers are threads of it (5.12+) */
+	return getrusage(RUSAGE_SELF, ru) == 0;
 }
 
 static void run_loop(struct loop_state *s)
@@ -118,7 +204,9 @@ static void run_loop(struct loop_state *s)
 		(double)NSEC * c->jobs / (double)sp->rate_iops_write : 0;
 	double next_all = 0, next_w = 0;
 	struct rusage ru0, ru1;
-	uint64_t now = mono_ns(), t_meas = now, t_end, t_hard, t_issue, t_stop_drain = UINT64_MAX;
+	uint64_t now = mono_ns(), t_start = now, t_meas = now, t_end, t_hard, t_stop_drain = UINT64_MAX;
+	uint64_t done_bytes = 0; /* every byte completed, warm-up too: the drain's rate */
+	uint64_t t_last_done = now, t_drain = 0, t_drain_cap = UINT64_MAX;
 	bool ramping = sp->ramp_ns > 0, issuing = true, ru_ok;
 	unsigned inflight = 0, pending = 0;
 	uint64_t t_ramp_end = now + sp->ramp_ns;
@@ -126,11 +214,13 @@ static void run_loop(struct loop_state *s)
 	t_end = ramping ? UINT64_MAX : now + sp->runtime_ns;
 	t_hard = now + sp->ramp_ns + sp->runtime_ns + c->grace_ns;
 	next_all = next_w = (double)now;
-	ru_ok = getrusage(RUSAGE_THREAD, &ru0) == 0;
+	ru_ok = cpu_now(&ru0);
+	j->cpu_t0 = now;
 
 	for (;;) {
 		unsigned n = 0, nd[2] = { 0, 0 };
 		uint64_t wake = 0;
+		bool was_issuing = issuing;
 		int got;
 
 		if (issuing && bench_stopped(c->ctx)) {
@@ -165,7 +255,9 @@ static void run_loop(struct loop_state *s)
 				if (!prep_io(s, io, rd))
 					break;
 				s->nfree--;
+				io->t_issue = now; /* prepared: slat starts */
 				e->ops->queue(e, io);
+				pq_push(s, io);
 				if (ival_all)
 					next_all += ival_all;
 				if (!rd && ival_w)
@@ -176,34 +268,32 @@ static void run_loop(struct loop_state *s)
 			if (n || pending) {
 				unsigned before = inflight;
 				int r = e->ops->submit(e);
+				uint64_t t_sub = sync ? now : mono_ns();
 
-				t_issue = sync ? now : mono_ns();
 				if (r < 0) {
 					j->err = r;
 					snprintf(j->errmsg, sizeof(j->errmsg), "%s submit: %s", e->ops->name,
 						 strerror(-r));
 					/* what was queued never went out: drain the rest and stop */
 					pending = 0;
+					s->pq_n = 0;
 					issuing = false;
 					n = 0;
 				} else {
+					if ((unsigned)r > pending + n)
+						r = (int)(pending + n); /* never more than was queued */
 					inflight += (unsigned)r;
 					pending = pending + n - (unsigned)r;
+					/* only these went out now; held-back ones get their time when sent */
+					mark_sent(s, (unsigned)r, t_sub, sync);
 				}
-				/* the batch's I/Os are the last n taken from the free stack */
-				for (unsigned i = 0; i < n; i++)
-					s->freel[s->nfree + i]->t_issue = t_issue;
 				if (n) {
-					if (!sync) {
-						stat_add_n(&j->slat[0], t_issue - now, nd[0]);
-						stat_add_n(&j->slat[1], t_issue - now, nd[1]);
-					}
 					j->qd_level[qd_level(before + n)] += n;
 					j->qd_sum += (double)(before + n) * n;
 					j->qd_n += n;
 				}
 				/* fio's slat: the next batch starts being prepared now */
-				now = t_issue;
+				now = t_sub;
 			}
 		} while (n == e->batch && issuing && s->nfree && !wake);
 		if (!inflight && !pending) {
@@ -249,21 +339,46 @@ static void run_loop(struct loop_state *s)
 			for (int i = 0; i < got; i++) {
 				struct rand_io *io = e->done[i];
 				unsigned d = io->ddir;
+				int res = io->res;
 
-				if (io->res < 0) {
+				if (res == 0) /* fio: "full resid"; a read past the end, a device gone */
+					res = -EIO;
+				if (res < 0) {
 					if (!j->err) {
-						j->err = io->res;
+						j->err = res;
 						snprintf(j->errmsg, sizeof(j->errmsg),
-							 "%s at offset %llu: %s", d ? "write" : "read",
-							 (unsigned long long)io->off, strerror(-io->res));
+							 "%s at offset %llu: %s%s", d ? "write" : "read",
+							 (unsigned long long)io->off, strerror(-res),
+							 io->res == 0 ? " (0 bytes transferred)" : "");
 					}
 					issuing = false;
-				} else {
-					if ((uint32_t)io->res < io->len)
+				} else if ((uint32_t)res < io->len) {
+					/* short: the rest goes out again, as fio does; one I/O when done */
+					if (!io->xfer)
 						j->short_ios[d]++;
+					io->xfer += (uint32_t)res;
+					io->buf = (unsigned char *)io->buf + res;
+					io->off += (uint64_t)res;
+					io->len -= (uint32_t)res;
+					io->reissue = true;
+					done_bytes += (uint64_t)res;
+					e->ops->queue(e, io);
+					pq_push(s, io);
+					pending++;
+					continue;
+				} else {
+					uint32_t full = io->len + io->xfer;
+
+					if (io->xfer) {
+						io->buf = (unsigned char *)io->buf - io->xfer;
+						io->off -= io->xfer;
+						io->len = full;
+						io->xfer = 0;
+					}
 					lat_hist_add(&j->clat[d], now - io->t_issue);
 					j->ios[d]++;
-					j->bytes[d] += (uint64_t)io->res;
+					j->bytes[d] += full;
+					done_bytes += (uint64_t)res;
 					cnt[d]++;
 				}
 				if (d && c->verify)
@@ -271,6 +386,7 @@ static void run_loop(struct loop_state *s)
 				s->freel[s->nfree++] = io;
 			}
 			inflight -= (unsigned)got;
+			t_last_done = now;
 			if (sec < RAND_TL_MAX) {
 				j->tl[0][sec] += cnt[0];
 				j->tl[1][sec] += cnt[1];
@@ -287,13 +403,34 @@ clock_checks:
 			t_meas = now;
 			t_end = now + sp->runtime_ns;
 			next_all = next_w = (double)now;
-			ru_ok = getrusage(RUSAGE_THREAD, &ru0) == 0;
+			ru_ok = cpu_now(&ru0);
+			j->cpu_t0 = now;
 		}
 		if (issuing && now >= t_end)
 			issuing = false; /* deadline: stop issuing, drain and count what is out */
+		if (was_issuing && !issuing && !j->stopped) {
+			/* the drain: its cap scales with what is out and the rate seen */
+			t_drain = now;
+			j->drain_cap_ns = drain_cap_ns(c->grace_ns, (uint64_t)(inflight + pending) * sp->bs,
+						       done_bytes, now - t_start);
+			t_drain_cap = now + j->drain_cap_ns;
+		}
+		if (t_drain) {
+			/* draining: fails after the grace without a completion, or at the cap */
+			uint64_t since = t_last_done > t_drain ? t_last_done : t_drain;
+
+			t_hard = since + c->grace_ns < t_drain_cap ? since + c->grace_ns : t_drain_cap;
+		}
 		if (!issuing && (now >= t_hard || now >= t_stop_drain) && (inflight || pending)) {
-			if (now >= t_hard)
+			if (now >= t_hard) {
 				j->timed_out = true;
+				if (now >= t_drain_cap)
+					snprintf(j->errmsg, sizeof(j->errmsg), "timeout: I/O still outstanding "
+						 "%.0f s after the runtime ended", (double)j->drain_cap_ns / 1e9);
+				else
+					snprintf(j->errmsg, sizeof(j->errmsg), "timeout: no I/O completed for "
+						 "%.0f s (storage stalled?)", (double)c->grace_ns / 1e9);
+			}
 			break;
 		}
 	}
@@ -304,9 +441,12 @@ clock_checks:
 		j->runtime_ns = 0;
 	}
 	j->cpu_ok = false;
-	if (ru_ok && getrusage(RUSAGE_THREAD, &ru1) == 0) {
-		j->usr_s = tv_s(&ru1.ru_utime) - tv_s(&ru0.ru_utime);
-		j->sys_s = tv_s(&ru1.ru_stime) - tv_s(&ru0.ru_stime);
+	if (ru_ok && cpu_now(&ru1)) {
+		j->cpu_t1 = mono_ns();
+		j->usr0_s = tv_s(&ru0.ru_utime);
+		j->sys0_s = tv_s(&ru0.ru_stime);
+		j->usr1_s = tv_s(&ru1.ru_utime);
+		j->sys1_s = tv_s(&ru1.ru_stime);
 		j->cpu_ok = true;
 	}
 	s->left = inflight + pending;
@@ -333,16 +473,17 @@ void *rand_job_main(void *arg)
 	ios = calloc(depth, sizeof(*ios));
 	done = calloc(depth, sizeof(*done));
 	s.freel = calloc(depth, sizeof(*s.freel));
+	s.pq = calloc(depth, sizeof(*s.pq));
 	r = posix_memalign((void **)&bufs, 4096, (size_t)depth * sp->bs);
-	if (r || !ios || !done || !s.freel) {
+	if (r || !ios || !done || !s.freel || !s.pq) {
 		bufs = r ? NULL : bufs;
 		j->err = -ENOMEM;
 		snprintf(j->errmsg, sizeof(j->errmsg), "job %u: cannot allocate %u buffers of %u bytes",
 			 j->idx, depth, sp->bs);
 		goto gate;
 	}
-	/* random data once (fio's default), stamped per write in the loop */
-	databuf_seed(&drng, rand_stream_seed(sp->seed, j->idx, RAND_STREAM_DATA));
+	/* random data once (fio's default), stamped per write in the loop; per run, not per --seed */
+	databuf_seed(&drng, rand_stream_seed(c->nonce, j->idx, RAND_STREAM_DATA));
 	if (c->zero_buffers)
 		memset(bufs, 0, (size_t)depth * sp->bs);
 	else
@@ -409,5 +550,6 @@ gate:
 	free(ios);
 	free(done);
 	free(s.freel);
+	free(s.pq);
 	return NULL;
 }

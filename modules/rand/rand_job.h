@@ -31,6 +31,7 @@ struct rand_job_cfg {
 	uint64_t nblocks;        /* blocks of spec->bs in the pass's part of the file */
 	enum rand_engine_kind engine;
 	bool zero_buffers;
+	uint64_t nonce;          /* per-run random value: the write data, never the offsets */
 	bool verify;             /* disjoint regions, checksummed stamps */
 	uint32_t *vgen;          /* verify: generation per block (jobs own disjoint ranges) */
 	uint8_t *vbusy;          /* verify: a write to the block is in flight */
@@ -45,7 +46,7 @@ struct rand_job {
 
 	/* results */
 	int err;                 /* -errno of a failed setup or I/O, 0 */
-	char errmsg[200];
+	char errmsg[200];        /* also why it timed out */
 	bool timed_out, stopped;
 	char engine[16];
 	char fallback[192];
@@ -59,8 +60,15 @@ struct rand_job {
 	uint64_t qd_level[RAND_QD_LEVELS];
 	double qd_sum;           /* sum over submitted I/Os of the in-flight count */
 	uint64_t qd_n;
-	double usr_s, sys_s;     /* CPU time of the thread in the window */
+	/*
+	 * CPU: getrusage(RUSAGE_SELF) (the whole process, io_uring's io-wq
+	 * workers included) at the start and end of the job's window; rand.c
+	 * takes the process's CPU over the union of the jobs' windows.
+	 */
+	uint64_t cpu_t0, cpu_t1;
+	double usr0_s, sys0_s, usr1_s, sys1_s;
 	bool cpu_ok;
+	uint64_t drain_cap_ns;   /* the longest the drain could take (0: not reached) */
 	unsigned left;           /* I/Os still in the kernel when the loop gave up */
 	void *stuck_bufs;        /* then their buffers, never freed (the kernel may write them) */
 };

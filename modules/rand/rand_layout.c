@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,6 +33,7 @@ struct layout_work {
 	int fd;
 	bool direct;
 	uint64_t size;
+	uint64_t nonce;
 	unsigned char *buf;         /* LAYOUT_CHUNK, page-aligned */
 	int rc;
 	char direct_reason[160];
@@ -114,7 +116,7 @@ static void layout_body(struct stall_worker *sw)
 	struct databuf_rng rng;
 	int r;
 
-	databuf_seed(&rng, 0x89ULL ^ w->size);
+	databuf_seed(&rng, w->nonce ^ w->size);
 	for (uint64_t off = 0; off < w->size; off += LAYOUT_CHUNK) {
 		size_t len = w->size - off < LAYOUT_CHUNK ? (size_t)(w->size - off) : LAYOUT_CHUNK;
 
@@ -187,6 +189,8 @@ int rand_file_create(const struct bench_ctx *ctx, const char *dir, uint64_t size
 	memset(f, 0, sizeof(*f));
 	f->tf.fd = -1;
 	f->size = size;
+	if (getrandom(&f->nonce, sizeof(f->nonce), GRND_NONBLOCK) != (ssize_t)sizeof(f->nonce))
+		f->nonce = (uint64_t)getpid() << 32 ^ mono_ns(); /* no entropy yet: still per run */
 	/*
 	 * Open plain, then ask for O_DIRECT with F_SETFL: an O_DIRECT open that
 	 * the filesystem refuses would fail only after O_CREAT made the name.
@@ -220,6 +224,7 @@ int rand_file_create(const struct bench_ctx *ctx, const char *dir, uint64_t size
 	w->fd = f->tf.fd;
 	w->direct = f->direct;
 	w->size = size;
+	w->nonce = f->nonce;
 	snprintf(w->path, sizeof(w->path), "%s", f->tf.path);
 	limit = stall_deadline_s(size);
 	r = stall_run(ctx, &w->sw, limit);

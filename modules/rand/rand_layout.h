@@ -23,6 +23,12 @@ struct rand_file {
 	bool direct;               /* the descriptor has O_DIRECT */
 	char direct_reason[160];   /* why not, "" when direct */
 	double layout_s;
+	/*
+	 * Per-run random value (getrandom): seeds the layout's data and the
+	 * jobs' write data, so no two runs or machines write the same bytes
+	 * (host-side dedupe cannot collapse them). --seed moves offsets only.
+	 */
+	uint64_t nonce;
 };
 
 /*
