@@ -49,7 +49,8 @@ enum storage_class storage_class_of(unsigned long magic, const char *fstype,
 
 /*
  * The physical check: pread()s up to n 4 KiB blocks at random offsets of
- * fd (opened O_DIRECT, size bytes long) one at a time and records the p50;
+ * fd (opened O_DIRECT, size bytes long) one at a time and records the p50
+ * (stopping once more than n/2 are at or above the bound);
  * below STORAGE_MEMORY_P50_NS a graded verdict becomes memory-backed.
  * Returns 0, or -errno of a failed read (the verdict is then unchanged).
  */

@@ -22,7 +22,7 @@
 
 #define GRACE_NS (10ULL * 1000000000ULL) /* hard deadline past ramp + runtime */
 #define VERIFY_CHUNK (1u << 20)
-#define RAND_PROBE_READS 256u /* 4k O_DIRECT reads of the physical check */
+#define RAND_PROBE_READS 64u /* 4k O_DIRECT reads of the physical check */
 
 static void lat_out(struct rand_lat *o, const struct lat_stat *s)
 {

@@ -37,7 +37,7 @@
 #define SEQ_PRNG_MEASURE (64u << 20)    /* bytes of random data for the PRNG figure */
 #define SEQ_PAGE 4096u
 #define SEQ_ZFS_INFLATION_DEFAULT 24u
-#define SEQ_PROBE_READS 256u            /* 4k O_DIRECT reads of the physical check */
+#define SEQ_PROBE_READS 64u            /* 4k O_DIRECT reads of the physical check */
 
 struct seq_data {
 	unsigned char *pool;
