@@ -1,13 +1,22 @@
 /*
- * fsinfo.c — longest mount point prefix in mountinfo, unescaping \040 etc.
- * The block device is named from the mount's major:minor through
- * /sys/dev/block, since the mount source can be "/dev/root" or a label.
+ * fsinfo.c — the mountinfo entry of a directory: the one whose
+ * major:minor is the directory's st_dev (the longest mount point prefix
+ * among those, since bind mounts share a device), else the longest mount
+ * point prefix (btrfs subvolumes have their own st_dev), else the name
+ * from statfs f_type and the mount point found by walking up while
+ * st_dev stays the same (what `stat -c %m` does). Inside a chroot the
+ * kernel leaves out every mount not below the chroot, so path matching
+ * alone finds nothing there. The block device is named from major:minor
+ * through /sys/dev/block, since the mount source can be "/dev/root".
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 
 #include "fsinfo.h"
 
@@ -63,12 +72,99 @@ static bool is_prefix_dir(const char *mnt, const char *path)
 	return strncmp(mnt, path, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
+/* The directory's st_dev, statfs f_type and mount point by st_dev; the
+ * fixture "MAJ:MIN MAGIC MOUNTPOINT" stands in for them below a root. */
+struct dir_stat {
+	bool dev_ok, magic_ok;
+	unsigned maj, min;
+	unsigned long magic;
+	char mnt[PATH_MAX];        /* "" unknown */
+};
+
+/* Walks up from path while st_dev stays the same: the top is the mount point. */
+static void mount_by_walk(const char *path, dev_t dev, char *out, size_t n)
+{
+	char cur[PATH_MAX];
+	struct stat st;
+
+	snprintf(cur, sizeof(cur), "%s", path);
+	for (;;) {
+		char *slash = strrchr(cur, '/');
+		char parent[PATH_MAX];
+
+		if (!slash || strcmp(cur, "/") == 0)
+			break;
+		if (slash == cur)
+			snprintf(parent, sizeof(parent), "/");
+		else
+			snprintf(parent, sizeof(parent), "%.*s", (int)(slash - cur), cur);
+		if (stat(parent, &st) < 0 || st.st_dev != dev)
+			break;
+		snprintf(cur, sizeof(cur), "%s", parent);
+	}
+	snprintf(out, n, "%s", cur);
+}
+
+static void dir_stat_get(const char *root, const char *path, struct dir_stat *ds)
+{
+	char fx[PATH_MAX], line[PATH_MAX + 64];
+	struct statfs sf;
+	struct stat st;
+	FILE *f;
+
+	memset(ds, 0, sizeof(*ds));
+	if (root && root[0]) {
+		snprintf(fx, sizeof(fx), "%s/fixture/dir_stat", root);
+		f = fopen(fx, "re");
+		if (!f)
+			return; /* a fixture tree without it: unknown, never the live system */
+		if (fgets(line, sizeof(line), f)) {
+			char mnt[PATH_MAX] = "";
+
+			line[strcspn(line, "\n")] = '\0';
+			if (sscanf(line, "%u:%u %lx %4095s", &ds->maj, &ds->min, &ds->magic, mnt) >= 2)
+				ds->dev_ok = ds->magic_ok = true;
+			snprintf(ds->mnt, sizeof(ds->mnt), "%s", mnt);
+		}
+		fclose(f);
+		return;
+	}
+	if (stat(path, &st) == 0) {
+		ds->dev_ok = true;
+		ds->maj = major(st.st_dev);
+		ds->min = minor(st.st_dev);
+		mount_by_walk(path, st.st_dev, ds->mnt, sizeof(ds->mnt));
+	}
+	if (statfs(path, &sf) == 0) {
+		ds->magic_ok = true;
+		ds->magic = (unsigned long)sf.f_type & 0xffffffffUL;
+	}
+}
+
+static void zfs_version(const char *root, char *out, size_t n)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "%s/sys/module/zfs/version", root ? root : "");
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (!fgets(out, (int)n, f))
+		out[0] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+	fclose(f);
+}
+
 int fsinfo_for_path(const char *root, const char *dir, struct fs_info *fi)
 {
-	char mi_path[PATH_MAX], line[4096];
+	char mi_path[PATH_MAX], line[4096], zver[64] = "";
 	struct statvfs st;
+	struct dir_stat ds;
 	size_t best = 0;
 	unsigned best_maj = 0, best_min = 0;
+	bool best_dev = false, best_prefix = false;
 	FILE *f;
 
 	memset(fi, 0, sizeof(*fi));
@@ -84,15 +180,17 @@ int fsinfo_for_path(const char *root, const char *dir, struct fs_info *fi)
 		fi->avail_bytes = (uint64_t)st.f_bavail * fr;
 		fi->used_bytes = fi->total_bytes - fi->free_bytes;
 	}
+	dir_stat_get(root, fi->path, &ds);
+	fi->magic_known = ds.magic_ok;
+	fi->magic = ds.magic;
 
 	snprintf(mi_path, sizeof(mi_path), "%s/proc/self/mountinfo", root ? root : "");
-	f = fopen(mi_path, "r");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
+	f = fopen(mi_path, "re");
+	while (f && fgets(line, sizeof(line), f)) {
 		char mnt[PATH_MAX], opts[256], fstype[64], src[256];
 		char *sep = strstr(line, " - ");
 		unsigned maj, min;
+		bool dev, prefix;
 		size_t len;
 
 		if (!sep)
@@ -103,23 +201,50 @@ int fsinfo_for_path(const char *root, const char *dir, struct fs_info *fi)
 			continue;
 		unescape(mnt);
 		unescape(src);
-		if (!is_prefix_dir(mnt, fi->path))
+		dev = ds.dev_ok && maj == ds.maj && min == ds.min;
+		prefix = is_prefix_dir(mnt, fi->path);
+		if (!dev && !prefix)
 			continue;
-		len = strlen(mnt);
-		/* >= : a later mount on the same point shadows the earlier one */
-		if (len >= best) {
-			best = len;
-			fi->mount_known = true;
-			snprintf(fi->mountpoint, sizeof(fi->mountpoint), "%s", mnt);
-			snprintf(fi->fstype, sizeof(fi->fstype), "%s", fstype);
-			snprintf(fi->device, sizeof(fi->device), "%s", src);
-			snprintf(fi->options, sizeof(fi->options), "%s", opts);
-			best_maj = maj;
-			best_min = min;
-		}
+		len = prefix ? strlen(mnt) : 0;
+		/* a st_dev match beats a path match; among equals the longest
+		 * prefix, and >= : a later mount on the same point shadows the earlier one */
+		if (best_dev && !dev)
+			continue;
+		if (fi->mount_known && dev == best_dev && (len < best || (!prefix && best_prefix)))
+			continue;
+		best = len;
+		best_dev = dev;
+		best_prefix = prefix;
+		fi->mount_known = true;
+		snprintf(fi->mountpoint, sizeof(fi->mountpoint), "%s", mnt);
+		snprintf(fi->fstype, sizeof(fi->fstype), "%s", fstype);
+		snprintf(fi->device, sizeof(fi->device), "%s", src);
+		snprintf(fi->options, sizeof(fi->options), "%s", opts);
+		best_maj = maj;
+		best_min = min;
 	}
-	fclose(f);
-	if (fi->mount_known && best_maj != 0)
+	if (f)
+		fclose(f);
+	fi->mount_by_dev = best_dev;
+	/* matched by st_dev only (chroot): its mount point is outside our view */
+	if (fi->mount_known && best_dev && !best_prefix)
+		snprintf(fi->mountpoint, sizeof(fi->mountpoint), "%s", ds.mnt);
+	if (!fi->mount_known && ds.dev_ok) {
+		best_maj = ds.maj;
+		best_min = ds.min;
+		snprintf(fi->mountpoint, sizeof(fi->mountpoint), "%s", ds.mnt);
+	}
+	if (best_maj != 0)
 		block_name(root, best_maj, best_min, fi->blockdev, sizeof(fi->blockdev));
+	if (!fi->mount_known && fi->blockdev[0])
+		snprintf(fi->device, sizeof(fi->device), "/dev/%s", fi->blockdev);
+	/* no mountinfo entry: the name from f_type (ext2/3/4 share one: "ext4") */
+	if (!fi->mount_known && ds.magic_ok && fs_magic_name(ds.magic)) {
+		snprintf(fi->fstype, sizeof(fi->fstype), "%s", fs_magic_name(ds.magic));
+		fi->mount_known = true;
+	}
+	zfs_version(root, zver, sizeof(zver));
+	fi->storage.cls = storage_class_of(ds.magic_ok ? ds.magic : 0, fi->fstype, zver,
+					   fi->storage.why, sizeof(fi->storage.why));
 	return 0;
 }

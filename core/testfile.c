@@ -6,12 +6,34 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
+#include <linux/fs.h>
 #include <unistd.h>
 
 #include "testfile.h"
 
 #define TF_SLOTS 64
+#define TF_BTRFS_MAGIC 0x9123683eUL
+
+/* NOCOW only takes on an empty file: set it before a byte is written. */
+static int tf_set_nocow(int fd)
+{
+	struct statfs sf;
+	int flags;
+
+	if (fstatfs(fd, &sf) < 0 || ((unsigned long)sf.f_type & 0xffffffffUL) != TF_BTRFS_MAGIC)
+		return 0;
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) < 0)
+		return -errno;
+	flags |= FS_NOCOW_FL;
+	if (ioctl(fd, FS_IOC_SETFLAGS, &flags) < 0)
+		return -errno;
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) < 0)
+		return -errno;
+	return flags & FS_NOCOW_FL ? 1 : -EOPNOTSUPP;
+}
 
 /* Paths are written before the slot is published, so a handler sees whole names. */
 static char tf_paths[TF_SLOTS][PATH_MAX];
@@ -72,6 +94,7 @@ int testfile_create(const char *dir, const char *tag, int extra_flags,
 	}
 	tf->fd = fd;
 	tf->named = true;
+	tf->nocow = tf_set_nocow(fd);
 	tf->slot = tf_register(tf->path);
 	return 0;
 }

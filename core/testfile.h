@@ -15,11 +15,15 @@ struct testfile {
 	char path[PATH_MAX];
 	bool named;     /* still has a name on disk */
 	int slot;       /* registry slot, -1 when not registered */
+	int nocow;      /* btrfs: 1 NOCOW set, -errno could not; 0 not btrfs */
 };
 
 /*
  * Creates "<dir>/.vpsbench-<tag>-<pid>-<n>.tmp" opened O_RDWR plus extra
- * flags (e.g. O_DIRECT). On error returns -errno with a message in err.
+ * flags (e.g. O_DIRECT). On btrfs the empty file is made NOCOW
+ * (FS_NOCOW_FL), so O_DIRECT stays direct: with data checksums, 6.14+
+ * turns O_DIRECT writes into buffered ones. On error returns -errno with
+ * a message in err.
  */
 int testfile_create(const char *dir, const char *tag, int extra_flags,
 		    struct testfile *tf, char *err, size_t errlen);

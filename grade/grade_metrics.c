@@ -1,8 +1,9 @@
 /*
  * grade_metrics.c — which figures of a report are graded, and why one
- * is not (not run, buffered instead of direct, failed). Only complete,
- * direct measurements are graded: a partial or buffered figure is never
- * passed off as a disk figure.
+ * is not (not run, buffered instead of direct, failed, not a device).
+ * Only complete, direct measurements of a device (or of storage that
+ * cannot be told apart) are graded: a partial, buffered, memory-backed,
+ * cached or network figure is never passed off as a disk figure.
  */
 #include <math.h>
 #include <stdio.h>
@@ -74,6 +75,13 @@ static void collect_seq(const struct bench_report *rep, struct metric_set *ms)
 		set_why(r, why);
 		return;
 	}
+	if (!storage_class_graded(d->storage.cls)) {
+		snprintf(why, sizeof(why), "%s storage, not graded as a disk: %.200s",
+			 storage_class_name(d->storage.cls), d->storage.why);
+		set_why(w, why);
+		set_why(r, why);
+		return;
+	}
 	/* bytes over seconds of all runs, not the mean of their rates (README) */
 	if (d->total_mbps.ok)
 		set_value(w, d->total_mbps.v, d->cov.ok ? d->cov.v * 100.0 : -1);
@@ -137,6 +145,11 @@ static const char *pass_unusable(const struct rand_pass_result *p, char *buf, si
 	}
 	if (!p->direct) {
 		snprintf(buf, n, "pass %s ran buffered (O_DIRECT refused): not graded", p->name);
+		return buf;
+	}
+	if (!storage_class_graded(p->storage.cls)) {
+		snprintf(buf, n, "%s storage, not graded as a disk: %.200s",
+			 storage_class_name(p->storage.cls), p->storage.why);
 		return buf;
 	}
 	return NULL;

@@ -385,6 +385,9 @@ static void html_rand(FILE *f, const struct bench_report *rep)
 		escf(f, ", bs %u B, qd %u x %u job%s, file %llu MiB, in %s", p->bs, p->iodepth_used,
 		     p->jobs, p->jobs == 1 ? "" : "s", (unsigned long long)(p->size_bytes >> 20),
 		     p->dir ? p->dir : "?");
+		escf(f, "; storage %s%s%s", storage_class_name(p->storage.cls),
+		     storage_class_graded(p->storage.cls) ? "" : ", not graded as a disk: ",
+		     storage_class_graded(p->storage.cls) ? "" : p->storage.why);
 		fputs("<br>", f);
 		if (p->runtime_ms)
 			escf(f, "%s, %s, %.2f s measured after %.1f s ramp, %s data",
@@ -474,6 +477,9 @@ static void html_seq(FILE *f, const struct bench_report *rep, const struct bench
 
 		fputs("<div class=\"card\"><div class=\"scroll\"><table>\n", f);
 		row(f, "Directory", "%s (%s)", r->dir, r->fstype[0] ? r->fstype : "filesystem unknown");
+		row(f, "Storage", "%s%s%s", storage_class_name(r->storage.cls),
+		    storage_class_graded(r->storage.cls) ? "" : ", not graded as a disk: ",
+		    storage_class_graded(r->storage.cls) ? "" : r->storage.why);
 		if (r->size_bytes)
 			row(f, "Method", "%s, %llu MiB x %u in %u KiB blocks%s",
 			    r->direct == MB_TRUE ? "O_DIRECT + fdatasync" : "write + fdatasync",
@@ -623,6 +629,8 @@ static void html_sysinfo(FILE *f, const struct bench_report *rep)
 		if (fs->mount_known)
 			row(f, "  Filesystem", "%s on %s, mounted on %s", or_unknown(fs->fstype),
 			    or_unknown(fs->device), or_unknown(fs->mountpoint));
+		if (!si->dirs[i].err)
+			row(f, "  Storage", "%s", storage_class_name(fs->storage.cls));
 		if (fs->space_known) {
 			fmt_bytes(a, sizeof(a), fs->total_bytes);
 			fmt_bytes(b, sizeof(b), fs->used_bytes);

@@ -47,4 +47,16 @@ void json_add_str(cJSON *o, const char *key, const char *s)
 		cJSON_AddNullToObject(o, key);
 }
 
+void json_add_storage(cJSON *o, const struct storage_verdict *sv)
+{
+	cJSON *x = cJSON_AddObjectToObject(o, "storage");
+
+	if (!x)
+		return;
+	cJSON_AddStringToObject(x, "class", storage_class_name(sv->cls));
+	cJSON_AddBoolToObject(x, "graded", storage_class_graded(sv->cls));
+	json_add_str(x, "reason", sv->why);
+	json_add_mu64(x, "probe_p50_ns", sv->probe_p50_ns);
+}
+
 #endif

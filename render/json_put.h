@@ -4,6 +4,7 @@
 #ifndef VPSBENCH_JSON_PUT_H
 #define VPSBENCH_JSON_PUT_H
 
+#include "core/storage.h"
 #include "core/value.h"
 
 #ifdef HAVE_CJSON
@@ -15,6 +16,8 @@ void json_add_mi64(cJSON *o, const char *key, struct mi64 v);
 void json_add_mdbl(cJSON *o, const char *key, struct mdbl v);
 void json_add_mbool(cJSON *o, const char *key, enum mbool v);
 void json_add_str(cJSON *o, const char *key, const char *s); /* NULL or "" -> null */
+/* "storage": {"class", "graded", "reason", "probe_p50_ns"} of a directory */
+void json_add_storage(cJSON *o, const struct storage_verdict *sv);
 #endif
 
 #endif

@@ -81,6 +81,7 @@ static cJSON *pass_json(const struct rand_pass_result *p)
 	json_add_str(o, "engine_note", p->engine_note);
 	cJSON_AddBoolToObject(o, "direct", p->direct);
 	json_add_str(o, "direct_reason", p->direct_reason);
+	json_add_storage(o, &p->storage);
 	cJSON_AddNumberToObject(o, "runtime_ms", (double)p->runtime_ms);
 	cJSON_AddNumberToObject(o, "ramp_ms", (double)p->ramp_ms);
 	cJSON_AddNumberToObject(o, "size_bytes", (double)p->size_bytes);

@@ -22,6 +22,7 @@ static int seq_dir_fill(cJSON *o, const struct seq_result *s, const struct seq_d
 	json_add_str(o, "fstype", r->fstype);
 	json_add_str(o, "mountpoint", r->mountpoint);
 	json_add_str(o, "device", r->device);
+	json_add_storage(o, &r->storage);
 	cJSON_AddStringToObject(o, "status", seq_pass_status_name(r->status));
 	json_add_str(o, "reason", r->reason);
 	json_add_mbool(o, "direct", r->direct);

@@ -75,6 +75,8 @@ static cJSON *dir_obj(const struct sys_dir *d)
 	json_add_str(o, "device", fs->mount_known ? fs->device : NULL);
 	json_add_str(o, "block_device", fs->mount_known ? fs->blockdev : NULL);
 	json_add_str(o, "mount_options", fs->mount_known ? fs->options : NULL);
+	if (!d->err)
+		json_add_storage(o, &fs->storage);
 	json_add_mu64(o, "total_bytes", fs->space_known ? mu64_of(fs->total_bytes) : none);
 	json_add_mu64(o, "used_bytes", fs->space_known ? mu64_of(fs->used_bytes) : none);
 	json_add_mu64(o, "free_bytes", fs->space_known ? mu64_of(fs->free_bytes) : none);

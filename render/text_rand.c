@@ -73,6 +73,11 @@ static void pass_block(FILE *f, const struct bench_report *rep, const struct ran
 	fprintf(f, ", %s data\n", p->zero_data ? "zero" : "random");
 	if (p->engine_fallback[0])
 		fprintf(f, "   engine: %.72s\n", p->engine_fallback);
+	/* beside the figures: what they measure, and whether they are graded */
+	fprintf(f, "   storage: %s", storage_class_name(p->storage.cls));
+	if (!storage_class_graded(p->storage.cls))
+		fprintf(f, " (not graded as a disk): %s", p->storage.why);
+	fputc('\n', f);
 	if (p->dir_res[RD].present)
 		dir_lines(f, &p->dir_res[RD], "read", &rep->grade, lat, st);
 	if (p->dir_res[WR].present)

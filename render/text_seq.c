@@ -21,6 +21,11 @@ static void text_seq_dir(FILE *f, const struct bench_report *rep, const struct b
 	if (r->device[0] || r->mountpoint[0])
 		text_kv(f, st, "Device", "%s on %s", r->device[0] ? r->device : "unknown",
 			r->mountpoint[0] ? r->mountpoint : "unknown");
+	/* beside the figures: what they measure, and whether they are graded */
+	text_kv(f, st, "Storage", "%s%s", storage_class_name(r->storage.cls),
+		storage_class_graded(r->storage.cls) ? "" : " (not graded as a disk)");
+	if (!storage_class_graded(r->storage.cls) && r->storage.why[0])
+		text_kv(f, st, "  Why", "%s", r->storage.why);
 
 	fmt_bytes(b1, sizeof(b1), r->size_bytes);
 	fmt_bytes(b2, sizeof(b2), r->bs);

@@ -153,6 +153,7 @@ static void text_dir(FILE *f, const struct sys_dir *d, const struct render_style
 	} else {
 		text_kv(f, st, "  Filesystem", "unknown");
 	}
+	text_kv(f, st, "  Storage", "%s", storage_class_name(fs->storage.cls));
 	if (fs->space_known) {
 		fmt_bytes(t, sizeof(t), fs->total_bytes);
 		fmt_bytes(u, sizeof(u), fs->used_bytes);

@@ -23,6 +23,7 @@
 /* hard deadline past ramp + runtime, plus twice what is out takes at the rate seen (rand_job.c) */
 #define GRACE_NS (10ULL * 1000000000ULL)
 #define VERIFY_CHUNK (1u << 20)
+#define RAND_PROBE_READS 64u /* 4k O_DIRECT reads of the physical check */
 
 static void lat_out(struct rand_lat *o, const struct lat_stat *s)
 {
@@ -438,7 +439,7 @@ static struct rand_pass_result *new_result(struct rand_result *rr)
 
 /* Every pass of a dir that cannot run at all gets the same status. */
 static void dir_status(const struct bench_ctx *ctx, struct rand_result *rr, const char *dir,
-		       enum bench_status st, const char *reason)
+		       const struct storage_verdict *sv, enum bench_status st, const char *reason)
 {
 	const struct bench_plan *plan = ctx->plan;
 
@@ -449,7 +450,63 @@ static void dir_status(const struct bench_ctx *ctx, struct rand_result *rr, cons
 		if (!res)
 			return;
 		fill_spec(res, &plan->rand[p], dir, jobs, plan->zero_buffers);
+		res->storage = *sv;
 		pass_status(res, st, "%s", reason);
+	}
+}
+
+/* The physical check on the laid-out file, before any pass reads it. */
+static void probe_dir(const struct bench_ctx *ctx, struct rand_file *f, const char *dir,
+		      struct storage_verdict *sv)
+{
+	bool graded = storage_class_graded(sv->cls);
+	int rc;
+
+	if (!f->direct)
+		return;
+	rc = storage_probe_direct(f->tf.fd, f->size, RAND_PROBE_READS, sv);
+	if (rc < 0)
+		bench_warn(ctx, "rand: %s: O_DIRECT 4k probe read failed: %s", dir, strerror(-rc));
+	else if (graded && !storage_class_graded(sv->cls))
+		bench_warn(ctx, "rand: %s: %s; its figures are not graded as a disk's", dir, sv->why);
+}
+
+/*
+ * The same check on the measured figure: a direct 4k randread pass at qd1
+ * whose clat p50 no block device reaches marks every pass of the dir.
+ */
+static void lat_check(const struct bench_ctx *ctx, struct rand_result *rr, unsigned first,
+		      const char *dir)
+{
+	int i50 = -1;
+
+	for (int k = 0; k < LAT_NPCT; k++)
+		if (lat_default_percentiles[k] == 50.0)
+			i50 = k;
+	for (unsigned i = first; i50 >= 0 && i < rr->npass; i++) {
+		const struct rand_pass_result *p = &rr->pass[i];
+		uint64_t p50 = p->dir_res[RD].clat_pct[i50];
+
+		if (p->status != BENCH_OK || !p->direct || p->rw != RW_RANDREAD || p->iodepth != 1 ||
+		    p->bs != 4096 || !p->dir_res[RD].total_ios || p50 >= STORAGE_MEMORY_P50_NS ||
+		    !storage_class_graded(p->storage.cls))
+			continue;
+		char name[sizeof(p->name)];
+
+		snprintf(name, sizeof(name), "%s", p->name); /* p is among those rewritten */
+		for (unsigned j = first; j < rr->npass; j++) {
+			struct storage_verdict *sv = &rr->pass[j].storage;
+
+			sv->cls = STORAGE_MEMORY;
+			sv->probe_p50_ns = mu64_of(p50);
+			snprintf(sv->why, sizeof(sv->why), "served from memory, not the device: pass %s "
+				 "(O_DIRECT 4k reads at qd1) took %.1f us (p50), below the %.0f us no "
+				 "block device beats", name, (double)p50 / 1e3,
+				 (double)STORAGE_MEMORY_P50_NS / 1e3);
+		}
+		bench_warn(ctx, "rand: %s: %s; its figures are not graded as a disk's", dir,
+			    rr->pass[first].storage.why);
+		return;
 	}
 }
 
@@ -464,9 +521,14 @@ static void run_dir(const struct bench_ctx *ctx, struct rand_result *rr, const c
 	struct fs_info fi;
 	char err[384], what[PATH_MAX + 16];
 	struct bench_step step;
+	unsigned first;
 	int r;
 
-	memset(&fi, 0, sizeof(fi)); /* the no-space message reads mount_known */
+	if (fsinfo_for_path(ctx->root, dir, &fi) < 0)
+		memset(&fi, 0, sizeof(fi)); /* the no-space message reads mount_known */
+	if (!storage_class_graded(fi.storage.cls))
+		bench_warn(ctx, "rand: %s is %s (%s): its figures are not graded as a disk's", dir,
+			    storage_class_name(fi.storage.cls), fi.storage.why);
 	/* ramfs reports no blocks at all: free space unknown, not zero */
 	if (statvfs(dir, &sv) == 0 && sv.f_blocks == 0)
 		avail = -1;
@@ -475,17 +537,13 @@ static void run_dir(const struct bench_ctx *ctx, struct rand_result *rr, const c
 	if (size < RAND_MIN_FILE) {
 		snprintf(err, sizeof(err), "not enough free space in %s (%lld bytes free)", dir,
 			 (long long)avail);
-		dir_status(ctx, rr, dir, BENCH_SKIP, err);
+		dir_status(ctx, rr, dir, &fi.storage, BENCH_SKIP, err);
 		return;
 	}
 	if (size < want)
 		bench_warn(ctx, "rand: test file in %s scaled down from %llu MiB to %llu MiB to fit "
 			    "the free space", dir, (unsigned long long)(want >> 20),
 			    (unsigned long long)(size >> 20));
-	if (fsinfo_for_path(ctx->root, dir, &fi) == 0 && fi.mount_known &&
-	    (!strcmp(fi.fstype, "tmpfs") || !strcmp(fi.fstype, "ramfs")))
-		bench_warn(ctx, "rand: %s is on %s: the figures measure memory, not a disk", dir,
-			    fi.fstype);
 	snprintf(what, sizeof(what), "layout in %s", dir);
 	step = (struct bench_step){ .module = "rand", .what = what, .bytes = size, .slots = 1 };
 	bench_progress_step(ctx, &step, 0);
@@ -495,10 +553,16 @@ static void run_dir(const struct bench_ctx *ctx, struct rand_result *rr, const c
 		snprintf(err, sizeof(err), "aborted: no space left on %.300s",
 			 fi.mount_known ? fi.mountpoint : dir);
 	if (r < 0) {
-		dir_status(ctx, rr, dir, r == -ECANCELED ? BENCH_INCOMPLETE :
+		dir_status(ctx, rr, dir, &fi.storage, r == -ECANCELED ? BENCH_INCOMPLETE :
 			   r == -EROFS || r == -EACCES || r == -EPERM ? BENCH_SKIP : BENCH_FAIL, err);
 		return;
 	}
+	if (f.tf.nocow < 0)
+		bench_warn(ctx, "rand: %s: btrfs NOCOW could not be set on the test file (%s): on "
+			    "kernel 6.14+ O_DIRECT writes with data checksums are buffered", dir,
+			    strerror(-f.tf.nocow));
+	probe_dir(ctx, &f, dir, &fi.storage);
+	first = rr->npass;
 	for (unsigned p = 0; p < plan->nrand; p++) {
 		struct rand_pass_result *res = new_result(rr);
 
@@ -512,9 +576,11 @@ static void run_dir(const struct bench_ctx *ctx, struct rand_result *rr, const c
 			pass_status(res, BENCH_INCOMPLETE, "not started: interrupted");
 			continue;
 		}
+		res->storage = fi.storage;
 		run_pass(ctx, &f, &plan->rand[p], dir, res);
 	}
 	rand_file_close(&f);
+	lat_check(ctx, rr, first, dir);
 }
 
 static enum bench_status rand_run(const struct bench_ctx *ctx, void *result,

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/fsinfo.h"
 #include "core/lat_hist.h"
 #include "core/module.h"
 #include "core/plan.h"
@@ -71,6 +72,7 @@ struct rand_pass_result {
 	double layout_seconds; /* layout of the file this pass used (shared per dir) */
 	enum bench_status status;
 	char reason[256];
+	struct storage_verdict storage; /* of the dir; not device/unknown: not graded */
 	struct mdbl usr_pct, sys_pct; /* per job thread, as fio */
 	struct mdbl iodepth_avg;
 	uint64_t qd_level[RAND_QD_LEVELS]; /* I/Os submitted at each in-flight level */

@@ -37,6 +37,7 @@
 #define SEQ_PRNG_MEASURE (64u << 20)    /* bytes of random data for the PRNG figure */
 #define SEQ_PAGE 4096u
 #define SEQ_ZFS_INFLATION_DEFAULT 24u
+#define SEQ_PROBE_READS 64u            /* 4k O_DIRECT reads of the physical check */
 
 struct seq_data {
 	unsigned char *pool;
@@ -615,11 +616,17 @@ static void seq_fs_checks(const struct bench_ctx *ctx,
 	uint64_t avail;
 	char h[32];
 
+	memset(&fi, 0, sizeof(fi)); /* realpath failed: storage unknown */
+
 	if (fsinfo_for_path(ctx->root, dir, &fi) == 0 && fi.mount_known) {
 		msg(r->fstype, sizeof(r->fstype), "%s", fi.fstype);
 		msg(r->mountpoint, sizeof(r->mountpoint), "%s", fi.mountpoint);
 		msg(r->device, sizeof(r->device), "%s", fi.device);
 	}
+	r->storage = fi.storage;
+	if (!storage_class_graded(r->storage.cls))
+		bench_warn(ctx, "seq: %s is %s (%s): its figures are not graded as a disk's", dir,
+			    storage_class_name(r->storage.cls), r->storage.why);
 	if (strcmp(r->fstype, "zfs") != 0)
 		return;
 	if (seq_avail(dir, &avail) > 0) {
@@ -667,6 +674,27 @@ static void seq_clear_figures(struct seq_dir_result *r)
 	r->nruns = 0;
 	r->avg_mbps = r->avg_mibps = r->min_mbps = r->max_mbps = r->cov = (struct mdbl){ 0, false };
 	r->total_mbps = r->total_mibps = (struct mdbl){ 0, false };
+}
+
+/*
+ * The physical check on the last file: O_DIRECT 4k reads at qd1 faster
+ * than any block device mean the figures came from memory.
+ */
+static void seq_probe(const struct bench_ctx *ctx, struct seq_dir_result *r,
+		      const struct testfile *tf, uint64_t size)
+{
+	bool graded = storage_class_graded(r->storage.cls);
+	int fd = seq_reopen(tf, O_RDONLY | O_DIRECT | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return;
+	rc = storage_probe_direct(fd, size, SEQ_PROBE_READS, &r->storage);
+	close(fd);
+	if (rc < 0)
+		bench_warn(ctx, "seq: %s: O_DIRECT 4k probe read failed: %s", r->dir, strerror(-rc));
+	else if (graded && !storage_class_graded(r->storage.cls))
+		bench_warn(ctx, "seq: %s: %s; its figures are not graded as a disk's", r->dir,
+			    r->storage.why);
 }
 
 /* All runs, then the read, in one directory. Fills r; never prints. */
@@ -755,6 +783,10 @@ static void seq_dir_pass(const struct bench_ctx *ctx, struct seq_result *res,
 		case RUN_OK:
 			r->runs[r->nruns++] = res;
 			run++;
+			if (r->nruns == 1 && tf.nocow < 0)
+				bench_warn(ctx, "seq: %s: btrfs NOCOW could not be set on the test file (%s): "
+					    "on kernel 6.14+ O_DIRECT writes with data checksums are "
+					    "buffered", dir, strerror(-tf.nocow));
 			break;
 		case RUN_NODIRECT:
 			/* never present buffered as direct: label it and go on buffered */
@@ -796,6 +828,8 @@ static void seq_dir_pass(const struct bench_ctx *ctx, struct seq_result *res,
 	bench_progress_step(ctx, &step, 0);
 	r->status = seq_read_pass(ctx, d, r, &tf, size, stuck);
 	bench_progress_step(ctx, &step, 1);
+	if (r->status == SEQ_DONE && r->read.direct == MB_TRUE)
+		seq_probe(ctx, r, &tf, size);
 out:
 	testfile_remove(&tf);
 	if (started)

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/fsinfo.h"
 #include "core/options.h"
 #include "core/value.h"
 
@@ -54,6 +55,7 @@ struct seq_dir_result {
 	char fstype[64];           /* "" = unknown */
 	char mountpoint[PATH_MAX];
 	char device[256];
+	struct storage_verdict storage; /* what the figures measure; not device/unknown: not graded */
 	enum seq_pass_status status;
 	char reason[256];
 	bool direct_requested;
