@@ -488,6 +488,7 @@ static void run_dir(const struct bench_ctx *ctx, struct rand_result *rr, const c
 				    RAND_MAX_RESULTS);
 			break;
 		}
+		bench_phase(ctx, "rand-pass", p + 1);
 		if (bench_stopped(ctx)) {
 			fill_spec(res, &plan->rand[p], dir, plan->rand[p].jobs, plan->zero_buffers);
 			pass_status(res, BENCH_INCOMPLETE, "not started: interrupted");
