@@ -46,7 +46,13 @@ TEST_OBJ := $(TEST_SRC:%.c=build/san/%.o)
 
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: all test unit smoke clean install deps
+.PHONY: all test unit smoke clean install deps mutate
+# Mutation testing (long, not part of `make test`): each mutant of
+# tests/mutants.txt applied alone to a copy of the tree, rebuilt, and run
+# against the test named for it; prints caught/survived and the score.
+mutate:
+	@scripts/mutate.py
+
 all: vpsbench
 
 vpsbench: build/rel/bench.o $(REL_OBJ)

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "phase.h"
+
 /* The one registry list: order is run order. */
 #define BENCH_MODULES(X) \
 	X(sysinfo)       \
@@ -125,6 +127,12 @@ static inline void bench_progress(const struct bench_ctx *ctx, const char *modul
 static inline bool bench_stopped(const struct bench_ctx *ctx)
 {
 	return ctx->stop && *ctx->stop;
+}
+
+/* The VPSBENCH_WAIT_PHASE test seam (core/phase.h) at a named phase. */
+static inline void bench_phase(const struct bench_ctx *ctx, const char *name, unsigned n)
+{
+	bench_phase_wait(name, n, ctx->stop);
 }
 
 #endif

@@ -10,7 +10,8 @@
 #include "render.h"
 
 #ifdef HAVE_CJSON
-static void add_lat(cJSON *o, const char *key, const struct rand_lat *l, const uint64_t *pct)
+static void add_lat(cJSON *o, const char *key, const struct rand_lat *l, const uint64_t *pct,
+		    const uint64_t *bins)
 {
 	cJSON *x = cJSON_AddObjectToObject(o, key), *p;
 	char k[24];
@@ -30,6 +31,15 @@ static void add_lat(cJSON *o, const char *key, const struct rand_lat *l, const u
 	for (int i = 0; i < LAT_NPCT; i++) {
 		snprintf(k, sizeof(k), "%f", lat_default_percentiles[i]);
 		cJSON_AddNumberToObject(p, k, (double)pct[i]);
+	}
+	/* fio's json+ "bins": each non-empty bucket's representative value
+	 * (ns) and its count, so a reader can recompute the percentiles */
+	p = bins ? cJSON_AddObjectToObject(x, "bins") : NULL;
+	for (unsigned i = 0; p && i < LAT_PLAT_NR; i++) {
+		if (!bins[i])
+			continue;
+		snprintf(k, sizeof(k), "%llu", (unsigned long long)lat_plat_idx_to_val(i));
+		cJSON_AddNumberToObject(p, k, (double)bins[i]);
 	}
 }
 
@@ -51,8 +61,8 @@ static void add_dir(cJSON *o, const char *key, const struct rand_dir_result *d,
 	cJSON_AddNumberToObject(x, "runtime", (double)runtime_ms);
 	cJSON_AddNumberToObject(x, "total_ios", (double)d->total_ios);
 	cJSON_AddNumberToObject(x, "short_ios", (double)d->short_ios);
-	add_lat(x, "slat_ns", &d->slat, NULL);
-	add_lat(x, "clat_ns", &d->clat, d->clat_pct);
+	add_lat(x, "slat_ns", &d->slat, NULL, NULL);
+	add_lat(x, "clat_ns", &d->clat, d->clat_pct, d->clat_bins);
 	tl = cJSON_AddArrayToObject(x, "iops_timeline");
 	for (unsigned i = 0; tl && i < d->ntimeline; i++)
 		cJSON_AddItemToArray(tl, cJSON_CreateNumber(d->timeline[i]));

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/phase.h"
 #include "report.h"
 #include "upload.h"
 
@@ -822,6 +823,7 @@ int upload_report(const struct bench_opts *o, const char *root, const char *data
 		goto out;
 	}
 	for (unsigned i = 0; i < o->upload.n; i++) {
+		bench_phase_wait("upload", i + 1, stop);
 		if (stop && *stop) {
 			fprintf(log, "vpsbench: upload stopped: interrupted\n");
 			rc = -1;

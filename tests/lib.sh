@@ -43,6 +43,18 @@ if bad and isinstance(j.get("modules"), dict):
 sys.exit(1 if bad else 0)
 EOF
 }
+# t_wait_test_file PID [TENTHS]: waits (default 30 s) until PID holds a
+# .vpsbench-* test file open, i.e. its I/O has begun (its signal handlers are
+# in place long before): a fixed sleep races a loaded machine. 0 when it does.
+t_wait_test_file() {
+	local i
+	for i in $(seq 1 "${2:-300}"); do
+		ls -l "/proc/$1/fd" 2>/dev/null | grep -q '\.vpsbench-' && return 0
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
 # t_umount_below DIR: unmounts everything mounted below DIR, deepest first
 t_umount_below() {
 	local m

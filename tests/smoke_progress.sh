@@ -70,28 +70,28 @@ EOF
 	done
 
 	# --quiet on a terminal: the report only
-	script -q -c "$bin $RUN --runtime 1s --quiet --no-color" /dev/null >"$tmp/q" 2>&1 </dev/null
-	if grep -q 'Random I/O' "$tmp/q" && ! grep -q 'eta\|vpsbench: rand' "$tmp/q" && ! grep -qP '\x1b' "$tmp/q"; then
+	script -q -e -c "$bin $RUN --runtime 1s --quiet --no-color" /dev/null >"$tmp/q" 2>&1 </dev/null; rc=$?
+	if [ $rc -eq 0 ] && grep -q 'Random I/O' "$tmp/q" && ! grep -q 'eta\|vpsbench: rand' "$tmp/q" && ! grep -qP '\x1b' "$tmp/q"; then
 		t_ok pty_quiet
 	else
-		t_fail pty_quiet "$(head -c 200 "$tmp/q" | cat -v)"
+		t_fail pty_quiet "rc=$rc $(head -c 200 "$tmp/q" | cat -v)"
 	fi
 fi
 
 # through a pipe: plain lines only, no escape code at all
 for how in "" "--no-color" "NO_COLOR=1"; do
 	case $how in
-	NO_COLOR=1) NO_COLOR=1 "$VPSBENCH" $RUN --runtime 1s 2>&1 | cat >"$tmp/pipe" ;;
-	*) "$VPSBENCH" $RUN --runtime 1s $how 2>&1 | cat >"$tmp/pipe" ;;
+	NO_COLOR=1) NO_COLOR=1 "$VPSBENCH" $RUN --runtime 1s 2>&1 | cat >"$tmp/pipe"; rc=${PIPESTATUS[0]} ;;
+	*) "$VPSBENCH" $RUN --runtime 1s $how 2>&1 | cat >"$tmp/pipe"; rc=${PIPESTATUS[0]} ;;
 	esac
 	starts=$(grep -c '^vpsbench: [a-z]*: .* \.\.\.$' "$tmp/pipe")
 	ends=$(grep -c '^vpsbench: [a-z]*: .* done ([0-9.]* s)$' "$tmp/pipe")
 	# seq: 1 write run + read; rand: layout + 2 passes
-	if ! grep -qP '\x1b' "$tmp/pipe" && [ "$starts" -eq 5 ] && [ "$ends" -eq 5 ] && \
+	if [ $rc -eq 0 ] && ! grep -qP '\x1b' "$tmp/pipe" && [ "$starts" -eq 5 ] && [ "$ends" -eq 5 ] && \
 	   grep -q 'Random I/O' "$tmp/pipe"; then
 		t_ok "pipe_plain ${how:-default}"
 	else
-		t_fail "pipe_plain ${how:-default}" "$(grep -cP '\x1b' "$tmp/pipe") lines with ESC, $starts starts, $ends ends"
+		t_fail "pipe_plain ${how:-default}" "rc=$rc $(grep -cP '\x1b' "$tmp/pipe") lines with ESC, $starts starts, $ends ends"
 	fi
 done
 

@@ -70,8 +70,8 @@ else
 fi
 
 d=$base/zero; mkdir "$d"
-"$VPSBENCH" $TINY --rw randwrite --zero-buffers --dir "$d" > "$base/z.json" 2> "$base/z.err"
-t_json "$base/z.json" "p['data'] == 'zero' and p['rw'] == 'randwrite' and 'read' not in p" \
+"$VPSBENCH" $TINY --rw randwrite --zero-buffers --dir "$d" > "$base/z.json" 2> "$base/z.err"; rc=$?
+[ $rc -eq 0 ] && t_json "$base/z.json" "p['data'] == 'zero' and p['rw'] == 'randwrite' and 'read' not in p" \
 	"p['rwmixread'] == 0 and p['write']['iops'] > 10" && t_ok zero_buffers || t_fail zero_buffers
 
 # --rate-iops caps the total: 200 IOPS over 2 jobs for 2 s (the lower bound is loose: a loaded
@@ -96,7 +96,8 @@ d=$base/sig; mkdir "$d"
 "$VPSBENCH" --only rand --size 8M --runtime 60s --ramp 0 --jobs 1 --json --quiet --dir "$d" \
 	> "$base/s.json" 2> "$base/s.err" &
 pid=$!
-sleep 2
+t_wait_test_file $pid || t_fail sigint_started "no test file open"
+sleep 1.5
 kill -INT $pid
 t0=$(date +%s%N)
 wait $pid

@@ -65,22 +65,30 @@ done
 
 # SIGPIPE: stdout is a pipe whose reader is gone; the run is stopped with
 # 141 and --output still gets the report, marked interrupted.
-"$VPSBENCH" "${RUN[@]}" --output "$base/pipe.json" 2> "$base/pipe.err" | true &
-sleep 1.5
-pid=$(pgrep -n -f -- "--output $base/pipe.json")
+# The VPSBENCH_WAIT_PHASE seam holds the run in its first seq write until
+# the signal, so the signal always lands mid-run (never a skip).
+rm -f "$base/pf"
+VPSBENCH_WAIT_PHASE=seq-write-1 VPSBENCH_PHASE_FILE=$base/pf \
+	"$VPSBENCH" "${RUN[@]}" --output "$base/pipe.json" 2> "$base/pipe.err" | true &
+for _ in $(seq 1 200); do [ -s "$base/pf" ] && break; sleep 0.05; done
+pid=$(sed -n 's/.*phase seq-write-1: waiting (pid \([0-9]*\)).*/\1/p' "$base/pipe.err" | head -n 1)
 if [ -n "$pid" ]; then
 	kill -s PIPE "$pid"
-	for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 	wait
 	if python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["run"]; sys.exit(not (r["complete"] is False and r["signal"] == 13))' "$base/pipe.json" 2>/dev/null; then
 		t_ok sigpipe_output_written; else t_fail sigpipe_output_written "$(tail -n 3 "$base/pipe.err")"; fi
 else
 	wait
-	t_skip sigpipe_output_written "run ended before the signal"
+	t_fail sigpipe_output_written "the run never reached its first write: $(tail -n 3 "$base/pipe.err")"
 fi
 # the exit code as the shell sees it (no pipeline: 141 cannot be read through one)
-"$VPSBENCH" "${RUN[@]}" > "$base/p.out" 2> "$base/p.err" &
-pid=$!; sleep 1; kill -s PIPE "$pid"; wait "$pid"; rc=$?
+rm -f "$base/pf"
+VPSBENCH_WAIT_PHASE=seq-write-1 VPSBENCH_PHASE_FILE=$base/pf \
+	"$VPSBENCH" "${RUN[@]}" > "$base/p.out" 2> "$base/p.err" &
+pid=$!
+for _ in $(seq 1 200); do [ -s "$base/pf" ] && break; sleep 0.05; done
+kill -s PIPE "$pid"; wait "$pid"; rc=$?
 [ $rc -eq 141 ] && grep -q 'incomplete' "$base/p.out" && t_ok sigpipe_exit_141 \
 	|| t_fail sigpipe_exit_141 "rc=$rc"
 empty_dir "$d" && t_ok sigpipe_nothing_left || t_fail sigpipe_nothing_left "$(ls -A "$d")"
@@ -237,7 +245,8 @@ if cc -shared -fPIC -o "$base/stall.so" "$base/stall.c" 2>/dev/null &&
 		"$VPSBENCH" --dir "$d" --json --quiet --only seq --seq-size 64M \
 		--seq-runs 1 > "$base/stallint.json" 2> "$base/stallint.err" &
 	pid=$!
-	sleep 2
+	t_wait_test_file "$pid" || t_fail stall_int_started "no test file open"
+	sleep 1
 	t0=$(now_ms)
 	kill -s INT "$pid" 2>/dev/null
 	for _ in $(seq 1 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done

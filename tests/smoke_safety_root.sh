@@ -156,10 +156,23 @@ if [ -n "$own" ] && [ -w "/sys/fs/cgroup/memory$own" ]; then
 	cg=/sys/fs/cgroup/memory$own/vpsbench-test-$$
 	mkdir "$cg" && CGS+=("$cg") && echo $((64 << 20)) > "$cg/memory.limit_in_bytes" || cg=
 	limfile=memory.limit_in_bytes
-elif grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+elif [ -f /sys/fs/cgroup/cgroup.controllers ]; then
+	# cgroup v2: a child gets memory.max only when its PARENT's
+	# cgroup.subtree_control enables memory; our own cgroup first, else the
+	# root (which may enable it: the root has no internal-process rule)
 	own=$(sed -n 's/^0::\(.*\)$/\1/p' /proc/self/cgroup)
-	cg=/sys/fs/cgroup${own%/}/vpsbench-test-$$
-	mkdir "$cg" 2>/dev/null && CGS+=("$cg") && echo $((64 << 20)) > "$cg/memory.max" 2>/dev/null || cg=
+	parent=
+	for p in "/sys/fs/cgroup${own%/}" /sys/fs/cgroup; do
+		grep -qw memory "$p/cgroup.subtree_control" 2>/dev/null && { parent=$p; break; }
+	done
+	if [ -z "$parent" ] && grep -qw memory /sys/fs/cgroup/cgroup.controllers &&
+	   echo +memory > /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
+		parent=/sys/fs/cgroup
+	fi
+	if [ -n "$parent" ]; then
+		cg=$parent/vpsbench-test-$$
+		mkdir "$cg" 2>/dev/null && CGS+=("$cg") && echo $((64 << 20)) > "$cg/memory.max" 2>/dev/null || cg=
+	fi
 	limfile=memory.max
 fi
 if [ -n "$cg" ] && [ -x ./vpsbench ]; then

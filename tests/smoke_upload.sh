@@ -51,8 +51,15 @@ start_server() {
 }
 count() { cat "$tmp/$1/count" 2>/dev/null || echo 0; }
 # run NAME ARGS...: runs vpsbench in $tmp/run (--only sysinfo), keeps rc/out/err
+# Every run that uploads carries the token (unless it brings its own header),
+# so every failure path's messages are checked for a leak at the end.
+TOKEN_RUNS=0
 run() {
 	local n=$1; shift
+	case " $* " in
+	*" --upload-header "*) TOKEN_RUNS=$((TOKEN_RUNS + 1)) ;;
+	*" --upload "*) set -- "$@" --upload-header "X-Token: $TOKEN"; TOKEN_RUNS=$((TOKEN_RUNS + 1)) ;;
+	esac
 	( cd "$tmp/run" && "$VB" --quiet --only sysinfo "$@" ) >"$tmp/$n.out" 2>"$tmp/$n.err"
 	RC=$?
 	cat "$tmp/$n.out" "$tmp/$n.err" >> "$tmp/all_output"
@@ -145,7 +152,8 @@ if [ $RC -eq 4 ] && [ $((t1 - t0)) -lt 15 ] && [ "$(count hang)" = 1 ] && grep -
 # SIGINT during the upload stops it promptly (timeout(1) exits 124 after signalling)
 t0=$(date +%s)
 ( cd "$tmp/run" && timeout -s INT 1.5 "$VB" --quiet --only sysinfo --upload "https://127.0.0.1:$PORT/up" \
-	--cacert "$CA" --output "$tmp/hi.json" ) >"$tmp/hang_int.out" 2>"$tmp/hang_int.err"
+	--cacert "$CA" --output "$tmp/hi.json" --upload-header "X-Token: $TOKEN" ) >"$tmp/hang_int.out" 2>"$tmp/hang_int.err"
+TOKEN_RUNS=$((TOKEN_RUNS + 1))
 t1=$(date +%s)
 cat "$tmp/hang_int.out" "$tmp/hang_int.err" >> "$tmp/all_output"
 if grep -q 'failed: interrupted' "$tmp/hang_int.err" && [ $((t1 - t0)) -lt 6 ]; then
@@ -179,6 +187,18 @@ run two --upload "https://127.0.0.1:$(cat "$tmp/tls/port")/a" --upload "https://
 	|| t_fail two_urls_one_fails "rc=$RC"
 
 # the header value is never printed, whatever happened
-grep -qF "$TOKEN" "$tmp/all_output" && t_fail token_never_shown || t_ok token_never_shown
+# (refusals, TLS failure, 500 retries, connection refused, timeout, SIGINT,
+# redirects, two URLs), nor written into any saved report
+if [ "$TOKEN_RUNS" -lt 17 ]; then  # 18 runs; the SSL_CERT_FILE one counts in its subshell
+	t_fail token_never_shown "only $TOKEN_RUNS runs carried the token"
+elif [ ! -s "$tmp/all_output" ]; then
+	t_fail token_never_shown "no output collected"
+elif grep -qF "$TOKEN" "$tmp/all_output"; then
+	t_fail token_never_shown "$(grep -F "$TOKEN" "$tmp/all_output" | head -n 3)"
+elif grep -rlF "$TOKEN" "$tmp"/*.json "$tmp/run" 2>/dev/null | grep -q .; then
+	t_fail token_never_shown "in a saved report: $(grep -rlF "$TOKEN" "$tmp"/*.json "$tmp/run" | head -n 3)"
+else
+	t_ok "token_never_shown ($TOKEN_RUNS runs, every failure path)"
+fi
 
 t_summary upload

@@ -1,4 +1,5 @@
 /* test_grade.c — tier boundaries, verdict, --require parsing and evaluation, thresholds files. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,6 +158,86 @@ TH_TEST(require_eval_unmeasured_fails)
 	TH_CHECK(!g.req[1].passed && !g.req[1].measured);
 	TH_CHECK(strstr(g.req[1].reason, "O_DIRECT refused") != NULL);
 	TH_CHECK(!g.req[2].passed && strstr(g.req[2].reason, "not measured") != NULL);
+}
+
+/*
+ * Every bound of the built-in table hit exactly, by one unit either side
+ * and by the nearest double either side: at the bound the value gets that
+ * tier, just on the worse side the tier below. The expected tier comes from
+ * the table's order (worst ... best), not from grade_tier_of().
+ */
+TH_TEST(grade_builtin_bounds_exact_and_either_side)
+{
+	const struct grade_table *t = grade_builtin_table();
+	unsigned checked = 0;
+
+	for (unsigned m = 0; m < t->n; m++) {
+		const struct grade_def *d = &t->def[m];
+
+		for (unsigned i = 0; i < d->ntiers; i++) {
+			double b = d->tiers[i].bound, worse_dir = d->higher_better ? -INFINITY : INFINITY;
+			double unit = b >= 10 ? 1 : b >= 1 ? 0.01 : 0.001; /* one unit of the shown figure */
+			struct { double v; unsigned want; const char *what; } c[4];
+
+			if (d->tiers[i].open)
+				continue;
+			c[0].v = b; c[0].want = i; c[0].what = "at";
+			c[1].v = nextafter(b, worse_dir); c[1].want = i - 1; c[1].what = "just worse than";
+			c[2].v = d->higher_better ? b - unit : b + unit; c[2].want = i - 1; c[2].what = "one unit worse than";
+			c[3].v = d->higher_better ? b + unit : b - unit; c[3].want = i; c[3].what = "one unit better than";
+			/* one unit better may reach the next tier: then that one is right */
+			if (i + 1 < d->ntiers && !d->tiers[i + 1].open &&
+			    (d->higher_better ? c[3].v >= d->tiers[i + 1].bound : c[3].v <= d->tiers[i + 1].bound))
+				c[3].want = i + 1;
+			for (int k = 0; k < 4; k++) {
+				unsigned got = grade_tier_of(d, c[k].v);
+
+				checked++;
+				if (got != c[k].want)
+					th_fail(__FILE__, __LINE__, "%s = %.17g (%s the %s bound %g): tier %s, expected %s",
+						d->metric, c[k].v, c[k].what, d->tiers[i].tier, b,
+						d->tiers[got].tier, d->tiers[c[k].want].tier);
+			}
+		}
+	}
+	TH_CHECK(checked >= 4 * 17); /* 17 bounds in the built-in table */
+}
+
+/* --require on the bound itself, and the nearest double either side, for every operator. */
+TH_TEST(require_every_operator_at_equality)
+{
+	static const struct { const char *op; bool at, below, above; } ops[] = {
+		{ ">=", true, false, true }, { ">", false, false, true },
+		{ "<=", true, true, false }, { "<", false, true, false },
+	};
+	static const double bounds[] = { 200, 0.5, 3052, 1e-3 };
+	struct requirement r[REQUIRE_MAX];
+	static struct grade_result g;
+	char expr[96], err[256];
+	unsigned n;
+
+	for (size_t o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
+		for (size_t b = 0; b < sizeof(bounds) / sizeof(bounds[0]); b++) {
+			const double vs[3] = { bounds[b], nextafter(bounds[b], -INFINITY),
+					       nextafter(bounds[b], INFINITY) };
+			const bool want[3] = { ops[o].at, ops[o].below, ops[o].above };
+
+			snprintf(expr, sizeof(expr), "lat_p99_ms%s%.17g", ops[o].op, bounds[b]);
+			TH_EQ_INT(require_parse(expr, r, REQUIRE_MAX, &n, err, sizeof(err)), 0);
+			TH_NEAR(r[0].bound, bounds[b], 0);
+			for (int k = 0; k < 3; k++) {
+				struct metric_set ms = { 0 };
+				struct metric *m = metric_add(&ms, "lat_p99_ms");
+
+				m->value = vs[k];
+				m->measured = true;
+				require_eval(r, n, &ms, &g);
+				if (g.req[0].passed != want[k] || g.requirements_failed == want[k])
+					th_fail(__FILE__, __LINE__, "%s with value %.17g: passed=%d, expected %d",
+						expr, vs[k], g.req[0].passed, want[k]);
+			}
+		}
+	}
 }
 
 static char *write_tmp(const char *text)

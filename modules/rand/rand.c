@@ -220,6 +220,7 @@ static void merge_jobs(struct rand_pass_result *res, struct rand_job *jv, unsign
 		lat_out(&dr->slat, &slat[d]);
 		for (int p = 0; p < LAT_NPCT; p++)
 			dr->clat_pct[p] = lat_hist_percentile(&hist[d], lat_default_percentiles[p]);
+		memcpy(dr->clat_bins, hist[d].bucket, sizeof(dr->clat_bins));
 		/* whole seconds only: a last partial second would look like a drop */
 		if (ntl == 0 && res->runtime_ms)
 			ntl = 1;
@@ -571,6 +572,7 @@ static void run_dir(const struct bench_ctx *ctx, struct rand_result *rr, const c
 				    RAND_MAX_RESULTS);
 			break;
 		}
+		bench_phase(ctx, "rand-pass", p + 1);
 		if (bench_stopped(ctx)) {
 			fill_spec(res, &plan->rand[p], dir, plan->rand[p].jobs, plan->zero_buffers);
 			pass_status(res, BENCH_INCOMPLETE, "not started: interrupted");

@@ -221,6 +221,7 @@ int rand_file_create(const struct bench_ctx *ctx, const char *dir, uint64_t size
 		snprintf(err, errlen, "layout of %s: fallocate: %s", f->tf.path, strerror(errno));
 		goto fail;
 	}
+	bench_phase(ctx, "rand-layout", 0);
 	w->fd = f->tf.fd;
 	w->direct = f->direct;
 	w->size = size;

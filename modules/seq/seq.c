@@ -339,6 +339,7 @@ static enum run_rc seq_write_run(const struct bench_ctx *ctx, struct seq_data *d
 	 */
 	if (seq_can_reopen(tf->fd))
 		(void)testfile_unlink_early(tf);
+	bench_phase(ctx, "seq-write", (unsigned)(tag & 0xffffffffu) + 1);
 	w = seq_work_new(ctx, d, err, errlen);
 	if (!w)
 		return RUN_FAIL;
@@ -479,6 +480,7 @@ static enum seq_pass_status seq_read_pass(const struct bench_ctx *ctx,
 	double t0, t1 = 0, limit = 0;
 	int fd, rc;
 
+	bench_phase(ctx, "seq-read", 0);
 	t0 = mono_s();
 	fd = seq_reopen(tf, O_RDONLY | O_DIRECT | O_CLOEXEC);
 	if (fd < 0 && errno != EINVAL) {

@@ -1,0 +1,475 @@
+#!/usr/bin/env python3
+"""truth.py — checks that every figure of a vpsbench report is what its raw
+parts say, and that every format of one run shows the same figures.
+
+  truth.py json REPORT.json             rates, IOPS, percentiles, metrics
+  truth.py tiers REPORT.json DUMP.json  each grade's tier from the bounds
+  truth.py text REPORT.json OUT.txt     the text report against the JSON
+  truth.py html REPORT.json OUT.html    the HTML report against the JSON
+  truth.py prom REPORT.json OUT.prom    the Prometheus text against the JSON
+  truth.py yabs REPORT.json OUT.yabs    the yabs JSON against the JSON
+
+Nothing here calls the product: the percentile selection (fio's rule), the
+bucket values and the unit conversions are written again from their
+definitions. Prints one line per false claim; exit 1 when there is any."""
+import json
+import math
+import re
+from fractions import Fraction
+import sys
+
+BAD = []
+
+
+def claim(ok, what):
+    if not ok:
+        BAD.append(what)
+    return ok
+
+
+def close(a, b, rel=1e-9, abs_=0.0):
+    if a is None or b is None:
+        return False
+    return abs(a - b) <= max(abs_, rel * max(abs(a), abs(b)))
+
+
+def eq(a, b, what, rel=1e-9, abs_=0.0):
+    claim(close(a, b, rel, abs_), "%s: %r != %r" % (what, a, b))
+
+
+# --- fio's log-linear histogram, from its definition (6 bits, 29 groups) ---
+PLAT_BITS, PLAT_VAL, PLAT_NR = 6, 64, 29 * 64
+
+
+def plat_idx_to_val(idx):
+    if idx < (PLAT_VAL << 1):
+        return idx
+    error_bits = (idx >> PLAT_BITS) - 1
+    base = 1 << (error_bits + PLAT_BITS)
+    k = idx % PLAT_VAL
+    return base + int((k + 0.5) * (1 << error_bits))
+
+
+def plat_val_to_idx(v):
+    msb = v.bit_length() - 1 if v else 0
+    if msb <= PLAT_BITS:
+        return v
+    eb = msb - PLAT_BITS
+    idx = ((eb + 1) << PLAT_BITS) + ((PLAT_VAL - 1) & (v >> eb))
+    return min(idx, PLAT_NR - 1)
+
+
+BUCKET_VALUES = {plat_idx_to_val(i): i for i in range(PLAT_NR)}
+
+
+def round_ext(x):
+    """x (a Fraction) rounded to the x87 long double fio computes in: a
+    64-bit significand, round to nearest, ties to even."""
+    if x == 0:
+        return x
+    e = x.numerator.bit_length() - x.denominator.bit_length()
+    while Fraction(2) ** e > x:
+        e -= 1
+    while Fraction(2) ** (e + 1) <= x:
+        e += 1
+    scale = Fraction(2) ** (63 - e)
+    q = x * scale
+    r = math.floor(q)
+    if q - r > Fraction(1, 2) or (q - r == Fraction(1, 2) and r % 2):
+        r += 1
+    return r / scale
+
+
+def percentile_from_bins(bins, n, p):
+    """fio's calc_clat_percentiles: the first bucket (in value order) whose
+    running count reaches (long double)p / 100.0 * N."""
+    want = round_ext(round_ext(Fraction(p) / 100) * n)
+    run = 0
+    last = None
+    for v in sorted(bins):
+        run += bins[v]
+        last = v
+        if run >= want:
+            return v
+    return last
+
+
+def main_pass(ps):
+    for p in ps:
+        if p.get("status") == "ok" and p["iodepth"] > 1 and p["bs"] == 4096:
+            return p
+    return None
+
+
+def lat_pass(ps):
+    for p in ps:
+        if p.get("status") == "ok" and p["iodepth"] == 1 and p["rw"] == "randread" and p["bs"] == 4096:
+            return p
+    return None
+
+
+def check_json(j):
+    s = j.get("seq") or {}
+    if s.get("status") == "ok":
+        runs = s["write"]["runs"]
+        claim(len(runs) == s["runs_planned"], "seq: %d runs, %d planned" % (len(runs), s["runs_planned"]))
+        for i, r in enumerate(runs):
+            eq(r["mbps"], r["bytes"] / r["seconds"] / 1e6, "seq run %d mbps = bytes/seconds/1e6" % (i + 1))
+            eq(r["mibps"], r["bytes"] / r["seconds"] / 2**20, "seq run %d mibps = bytes/seconds/2^20" % (i + 1))
+            eq(r["bytes"], s["size_bytes"], "seq run %d bytes = size_bytes" % (i + 1))
+            claim(r["flush_seconds"] <= r["seconds"], "seq run %d flush within the run" % (i + 1))
+        rates = [r["mbps"] for r in runs]
+        mean = sum(rates) / len(rates)
+        eq(s["write"]["avg_mbps"], mean, "seq avg_mbps = mean of runs")
+        eq(s["write"]["avg_mibps"], mean * 1e6 / 2**20, "seq avg_mibps = avg_mbps * 1e6/2^20")
+        eq(s["write"]["min_mbps"], min(rates), "seq min_mbps")
+        eq(s["write"]["max_mbps"], max(rates), "seq max_mbps")
+        if len(rates) > 1:
+            sd = math.sqrt(sum((x - mean) ** 2 for x in rates) / (len(rates) - 1))
+            eq(s["write"]["cov"], sd / mean, "seq cov = sample stddev / mean")
+        rd = s["read"]
+        if rd.get("mbps") is not None:
+            eq(rd["mbps"], rd["bytes"] / rd["seconds"] / 1e6, "seq read mbps = bytes/seconds/1e6")
+            eq(rd["mibps"], rd["bytes"] / rd["seconds"] / 2**20, "seq read mibps = bytes/seconds/2^20")
+    ps = (j.get("rand") or {}).get("passes") or []
+    for p in ps:
+        if p.get("status") != "ok":
+            continue
+        for dn in ("read", "write"):
+            d = p.get(dn)
+            if d is None:
+                continue
+            w = "%s %s" % (p["name"], dn)
+            rt = p["runtime_ms"]
+            eq(d["runtime"], rt, w + " runtime = pass runtime_ms")
+            eq(d["iops"], 1000.0 * d["total_ios"] / rt, w + " iops = total_ios/runtime")
+            eq(d["bw_bytes"], 1000.0 * d["io_bytes"] / rt, w + " bw_bytes = io_bytes/runtime")
+            eq(d["bw"], d["bw_bytes"] / 1024.0, w + " bw = bw_bytes/1024 (KiB/s)")
+            eq(d["io_kbytes"], d["io_bytes"] >> 10, w + " io_kbytes = io_bytes>>10")
+            if d["short_ios"] == 0:
+                eq(d["io_bytes"], d["total_ios"] * p["bs"], w + " io_bytes = total_ios * bs")
+            c = d["clat_ns"]
+            eq(c["N"], d["total_ios"], w + " clat N = total_ios")
+            if not c["N"]:
+                continue
+            if not claim("bins" in c, w + ": clat_ns has no bins"):
+                continue
+            bins = {int(k): v for k, v in c["bins"].items()}
+            eq(sum(bins.values()), c["N"], w + " sum(bins) = N")
+            for v in bins:
+                claim(v in BUCKET_VALUES, w + ": bin %d is not a bucket value" % v)
+            eq(min(bins), plat_idx_to_val(plat_val_to_idx(c["min"])), w + " lowest bin holds clat min")
+            eq(max(bins), plat_idx_to_val(plat_val_to_idx(c["max"])), w + " highest bin holds clat max")
+            claim(c["min"] <= c["mean"] <= c["max"], w + " min <= mean <= max")
+            for k, got in c["percentile"].items():
+                eq(got, percentile_from_bins(bins, c["N"], float(k)), w + " p" + k + " from bins")
+    m = j.get("metrics") or {}
+    if s.get("status") == "ok":
+        eq(m.get("seq_write_mbps"), s["write"]["avg_mbps"], "metric seq_write_mbps = seq avg_mbps")
+        if s["read"].get("mbps") is not None:
+            eq(m.get("seq_read_mbps"), s["read"]["mbps"], "metric seq_read_mbps = seq read mbps")
+    mp = main_pass(ps)
+    if mp:
+        r = mp.get("read", {}).get("iops", 0.0)
+        w = mp.get("write", {}).get("iops", 0.0)
+        eq(m.get("rand_iops"), r + w, "metric rand_iops = read+write iops of " + mp["name"])
+        if "read" in mp:
+            eq(m.get("rand_read_iops"), r, "metric rand_read_iops")
+        if "write" in mp:
+            eq(m.get("rand_write_iops"), w, "metric rand_write_iops")
+    if mp:
+        tls = [mp[dn]["iops_timeline"] for dn in ("read", "write") if dn in mp]
+        n = max(len(x) for x in tls)
+        v = [sum(x[i] for x in tls if i < len(x)) for i in range(n)]
+        if n >= 3 and sum(v) > 0:
+            mean = sum(v) / n
+            sd = math.sqrt(sum((x - mean) ** 2 for x in v) / (n - 1))
+            eq(m.get("rand_cov_pct"), 100 * sd / mean, "metric rand_cov_pct = 100*stddev/mean of per-second IOPS")
+            k = n // 3
+            if sum(v[:k]) > 0:
+                eq(m.get("rand_tail_ratio"), sum(v[n - k:]) / sum(v[:k]), "metric rand_tail_ratio = last third / first third")
+        else:
+            claim(m.get("rand_cov_pct") is None, "metric rand_cov_pct from fewer than 3 seconds")
+    lp = lat_pass(ps)
+    if lp:
+        pc = lp["read"]["clat_ns"]["percentile"]
+        eq(m.get("lat_p50_ms"), pc["50.000000"] / 1e6, "metric lat_p50_ms = clat p50 / 1e6")
+        eq(m.get("lat_p99_ms"), pc["99.000000"] / 1e6, "metric lat_p99_ms = clat p99 / 1e6")
+    for g in j.get("grades") or []:
+        if g.get("value") is not None:
+            eq(g["value"], m.get(g["metric"]), "grade %s value = metric" % g["metric"])
+    if s.get("status") == "ok":
+        for g in j.get("grades") or []:
+            if g["metric"] == "seq_write_mbps" and g.get("spread_pct") is not None:
+                eq(g["spread_pct"], 100 * s["write"]["cov"], "grade seq_write spread_pct = 100*cov")
+
+
+def check_tiers(j, dump):
+    spec = {m["metric"]: m for m in dump["metrics"]}
+    for g in j.get("grades") or []:
+        if g.get("value") is None or g["metric"] not in spec:
+            continue
+        want = tier_of(spec[g["metric"]], g["value"])
+        claim(want == (g["tier"], g["rank"]),
+              "grade %s = %r: tier %r rank %r, bounds say %r" % (g["metric"], g["value"], g["tier"], g.get("rank"), want))
+
+
+def tier_of(spec, v):
+    """(tier, rank): the last tier in the list whose bound the value meets
+    (min: value >= bound; max: value <= bound), as --dump-thresholds lists them."""
+    best = None
+    for i, t in enumerate(spec["tiers"]):
+        b = t.get("min", t.get("max"))
+        if b is None or (v >= b if spec["direction"] == "higher" else v <= b):
+            best = (t["tier"], i)
+    return best
+
+
+# --- rendered numbers: value and the rounding its printed digits allow ---
+SI = {"": 1, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+IEC = {"": 1, "Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40}
+NS = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+def shown(text, scale=1.0):
+    """(value, half a unit in the last printed digit), both times scale."""
+    dec = len(text.split(".")[1]) if "." in text else 0
+    return float(text) * scale, 0.5 * 10 ** -dec * scale * 1.0001
+
+
+def agree(textval, scale, want, what):
+    v, tol = shown(textval, scale)
+    claim(want is not None and abs(v - want) <= tol + 1e-9 * abs(want),
+          "%s: shown %s (x%g = %g) but the JSON says %r" % (what, textval, scale, v, want))
+
+
+def num_si(tok, unit=""):
+    m = re.fullmatch(r"([0-9.]+)(k|M|G|T)?" + re.escape(unit), tok)
+    return m.group(1), SI[m.group(2) or ""]
+
+
+def num_iec(tok, unit=""):
+    m = re.fullmatch(r"([0-9.]+)(Ki|Mi|Gi|Ti)?" + re.escape(unit), tok)
+    return m.group(1), IEC[m.group(2) or ""]
+
+
+def ns_of(tok):
+    m = re.fullmatch(r"([0-9.]+) (ns|us|ms|s)", tok)
+    return m.group(1), NS[m.group(2)]
+
+
+def find(pattern, text, what):
+    m = re.search(pattern, text, re.M)
+    claim(m is not None, "%s: /%s/ not found" % (what, pattern))
+    return m
+
+
+def check_rendered(j, t, kind):
+    """Text and HTML show the same lines; HTML is checked after its tags go."""
+    s = j.get("seq") or {}
+    if s.get("status") == "ok":
+        for i, r in enumerate(s["write"]["runs"]):
+            lab = r"I/O \(%d\w\w run\)\s*:" % (i + 1) if kind == "text" else r"Run %d" % (i + 1)
+            m = find(lab + r" ([0-9.]+) MB/s \(([0-9.]+) MiB/s\)", t, kind + " seq run %d" % (i + 1))
+            if m:
+                agree(m.group(1), 1, r["mbps"], kind + " seq run %d MB/s" % (i + 1))
+                agree(m.group(2), 1, r["mibps"], kind + " seq run %d MiB/s" % (i + 1))
+        m = find(r"Average\s*:? ([0-9.]+) MB/s \(([0-9.]+) MiB/s\)", t, kind + " seq average")
+        if m:
+            agree(m.group(1), 1, s["write"]["avg_mbps"], kind + " seq average MB/s")
+            agree(m.group(2), 1, s["write"]["avg_mibps"], kind + " seq average MiB/s")
+        if s["read"].get("mbps") is not None:
+            m = find(r"Read\s*:? ([0-9.]+) MB/s", t, kind + " seq read")
+            if m:
+                agree(m.group(1), 1, s["read"]["mbps"], kind + " seq read MB/s")
+    ps = (j.get("rand") or {}).get("passes") or []
+    starts, pos = [], 0
+    for p in ps:  # each pass's section, in report order
+        at = t.find(p["name"] + (": " if kind == "text" else " "), pos)
+        starts.append(at)
+        pos = at + 1 if at >= 0 else pos
+    for i, p in enumerate(ps):
+        if p.get("status") != "ok":
+            continue
+        at = starts[i]
+        if not claim(at >= 0, kind + ": pass %s not shown" % p["name"]):
+            continue
+        end = min([x for x in starts[i + 1:] if x > at] + [len(t)])
+        seg = cs = t[at:end]
+        for dn in ("read", "write"):
+            d = p.get(dn)
+            if d is None:
+                continue
+            w = "%s %s %s" % (kind, p["name"], dn)
+            if kind == "text":
+                m = find(r"%s: IOPS=(\S+), BW=(\S+) \((\S+)\)\n\s+clat p50 (.+?), p99 (.+?), p99.9 (.+?), max (.+?)$" % dn,
+                         seg, w)
+                if not m:
+                    continue
+                iops, bw2, bw10, lats = m.group(1), m.group(2), m.group(3), m.groups()[3:]
+                agree(*num_iec(bw2, "B/s"), d["bw_bytes"], w + " BW binary")
+                agree(*num_si(bw10, "B/s"), d["bw_bytes"], w + " BW decimal")
+            else:
+                m = find(r"\b%s (\S+) (\S+) ([0-9.]+ [nume]?s) ([0-9.]+ [nume]?s) ([0-9.]+ [nume]?s) ([0-9.]+ [nume]?s)" % dn,
+                         seg, w)
+                if not m:
+                    continue
+                iops, bw2, lats = m.group(1), m.group(2), m.groups()[2:]
+                agree(*num_iec(bw2, "B/s"), d["bw_bytes"], w + " BW binary")
+            agree(*num_si(iops), d["iops"], w + " IOPS")
+            pc = d["clat_ns"]["percentile"]
+            for tok, want, lab in zip(lats, (pc["50.000000"], pc["99.000000"], pc["99.900000"], d["clat_ns"]["max"]),
+                                      ("p50", "p99", "p99.9", "max")):
+                agree(*ns_of(tok), want, w + " clat " + lab)
+            if kind == "html":
+                for k, want in pc.items():
+                    lab = "p" + ("%g" % float(k))
+                    m = find(re.escape(lab) + r": ([0-9.]+ [nume]?s)", cs, w + " " + lab)
+                    if m:
+                        agree(*ns_of(m.group(1)), want, w + " chart " + lab)
+                        cs = cs[m.end():]
+    m = j.get("metrics") or {}
+    for g in j.get("grades") or []:
+        if g.get("value") is None:
+            continue
+        pat = r"%s\s+([0-9.]+) (MB/s|IOPS|ms|%%|x)\s+%s\b" % (g["metric"], re.escape(g["label"]))
+        mm = find((r"^\s*" if kind == "text" else r"\b") + pat, t, kind + " grade " + g["metric"] + " " + g["label"])
+        if mm:
+            agree(mm.group(1), 1, m.get(g["metric"]), kind + " grade " + g["metric"])
+
+
+def html_text(h):
+    h = re.sub(r"<script.*?</script>|<style.*?</style>", " ", h, flags=re.S)
+    h = re.sub(r"<[^>]+>", " ", h)
+    h = h.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+    return re.sub(r"[ \t\r\n]+", " ", h)
+
+
+def parse_prom(txt):
+    out = []
+    for line in txt.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        m = re.fullmatch(r"(\w+)(?:\{(.*)\})? (\S+)", line)
+        claim(m is not None, "prom: bad line %r" % line)
+        if not m:
+            continue
+        labels = dict(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', m.group(2) or ""))
+        out.append((m.group(1), labels, float(m.group(3))))
+    return out
+
+
+def prom_get(samples, name, **lab):
+    got = [v for n, l, v in samples if n == name and all(l.get(k) == str(x) for k, x in lab.items())]
+    claim(len(got) == 1, "prom: %d samples of %s%r" % (len(got), name, lab))
+    return got[0] if got else None
+
+
+def check_prom(j, txt):
+    S = parse_prom(txt)
+    si = j.get("sysinfo") or {}
+    if si.get("mem"):
+        eq(prom_get(S, "vpsbench_memory_total_bytes"), si["mem"]["ram_total_bytes"], "prom memory_total_bytes")
+        eq(prom_get(S, "vpsbench_swap_total_bytes"), si["mem"]["swap_total_bytes"], "prom swap_total_bytes")
+    if si.get("cpu"):
+        eq(prom_get(S, "vpsbench_cpu_online"), si["cpu"]["cores_online"], "prom cpu_online")
+        if si["cpu"].get("freq_mhz"):
+            eq(prom_get(S, "vpsbench_cpu_frequency_hertz"), si["cpu"]["freq_mhz"] * 1e6, "prom cpu Hz = MHz*1e6")
+    s = j.get("seq") or {}
+    if s.get("status") == "ok":
+        eq(prom_get(S, "vpsbench_throughput_bytes_per_second", **{"pass": "seq", "direction": "write"}),
+           s["write"]["avg_mbps"] * 1e6, "prom seq write B/s = avg_mbps*1e6")
+        if s["read"].get("mbps") is not None:
+            eq(prom_get(S, "vpsbench_throughput_bytes_per_second", **{"pass": "seq", "direction": "read"}),
+               s["read"]["mbps"] * 1e6, "prom seq read B/s = mbps*1e6")
+        if s["write"].get("cov") is not None:
+            eq(prom_get(S, "vpsbench_seq_write_cov_ratio", **{"pass": "seq"}), s["write"]["cov"], "prom seq cov")
+    for p in (j.get("rand") or {}).get("passes") or []:
+        if p.get("status") != "ok":
+            continue
+        for dn in ("read", "write"):
+            d = p.get(dn)
+            if d is None:
+                continue
+            lab = {"pass": p["name"], "direction": dn}
+            w = "prom %s %s" % (p["name"], dn)
+            eq(prom_get(S, "vpsbench_throughput_bytes_per_second", **lab), d["bw_bytes"], w + " B/s")
+            eq(prom_get(S, "vpsbench_iops", **lab), d["iops"], w + " iops")
+            c = d["clat_ns"]
+            if not c["N"]:
+                continue
+            for q, k in (("0.5", "50.000000"), ("0.9", "90.000000"), ("0.99", "99.000000"), ("0.999", "99.900000")):
+                eq(prom_get(S, "vpsbench_completion_latency_seconds", quantile=q, **lab),
+                   c["percentile"][k] / 1e9, w + " quantile " + q + " = ns/1e9")
+            eq(prom_get(S, "vpsbench_completion_latency_seconds_count", **lab), c["N"], w + " count")
+            eq(prom_get(S, "vpsbench_completion_latency_seconds_sum", **lab), c["mean"] * c["N"] / 1e9,
+               w + " sum = mean*N/1e9", rel=1e-6)
+    for g in j.get("grades") or []:
+        if g.get("tier") and g.get("rank") is not None:
+            eq(prom_get(S, "vpsbench_grade_rank", metric=g["metric"], tier=g["tier"]), g["rank"],
+               "prom grade rank " + g["metric"])
+
+
+def check_yabs(j, y):
+    si = j["sysinfo"]
+    mem = y["mem"]
+    eq(mem["ram"], si["mem"]["ram_total_bytes"] // 1024, "yabs mem.ram = ram_total_bytes/1024 (KiB)")
+    eq(mem["swap"], si["mem"]["swap_total_bytes"] // 1024, "yabs mem.swap = swap_total_bytes/1024 (KiB)")
+    claim(mem["ram_units"] == "KiB" and mem["disk_units"] == "KB", "yabs mem units")
+    seen, disk = set(), 0
+    for d in si["dirs"]:
+        key = (d.get("device"), d.get("mountpoint"))
+        if d.get("total_bytes") is None or key in seen:
+            continue
+        seen.add(key)
+        disk += d["total_bytes"] // 1024
+    eq(mem["disk"], disk, "yabs mem.disk = sum of distinct fs sizes / 1024")
+    eq(y["cpu"]["cores"], si["cpu"]["cores_online"], "yabs cpu.cores")
+    claim(y["cpu"]["aes"] == si["cpu"]["aes"], "yabs cpu.aes")
+    claim(y["os"]["kernel"] == si["os"]["kernel"], "yabs os.kernel")
+    claim(y["os"]["distro"] == si["os"]["name"], "yabs os.distro")
+    names = {4096: "4k", 65536: "64k", 524288: "512k", 1048576: "1m"}
+    want = []
+    for p in (j.get("rand") or {}).get("passes") or []:
+        if p["status"] == "ok" and p["rw"] == "randrw" and p["rwmixread"] == 50 and p["direct"] \
+                and p["bs"] in names and names[p["bs"]] not in [w[0] for w in want]:
+            want.append((names[p["bs"]], p))
+    fio = y.get("fio") or []
+    claim(len(fio) == len(want), "yabs: %d fio entries, %d yabs passes ran" % (len(fio), len(want)))
+    for e, (bs, p) in zip(fio, want):
+        w = "yabs fio " + bs
+        claim(e["bs"] == bs, w + ": bs %r" % e["bs"])
+        sr, sw = int(p["read"]["bw_bytes"] / 1024), int(p["write"]["bw_bytes"] / 1024)
+        ir, iw = int(p["read"]["iops"]), int(p["write"]["iops"])
+        eq(e["speed_r"], sr, w + " speed_r = read KiB/s")
+        eq(e["speed_w"], sw, w + " speed_w = write KiB/s")
+        eq(e["iops_r"], ir, w + " iops_r")
+        eq(e["iops_w"], iw, w + " iops_w")
+        eq(e["speed_rw"], sr + sw, w + " speed_rw")
+        eq(e["iops_rw"], ir + iw, w + " iops_rw")
+        claim(e["speed_units"] == "KBps", w + " speed_units")
+
+
+def main():
+    cmd, rep = sys.argv[1], json.load(open(sys.argv[2]))
+    if cmd == "json":
+        check_json(rep)
+    elif cmd == "tiers":
+        check_tiers(rep, json.load(open(sys.argv[3])))
+    elif cmd == "text":
+        check_rendered(rep, open(sys.argv[3]).read(), "text")
+    elif cmd == "html":
+        check_rendered(rep, html_text(open(sys.argv[3]).read()), "html")
+    elif cmd == "prom":
+        check_prom(rep, open(sys.argv[3]).read())
+    elif cmd == "yabs":
+        check_yabs(rep, json.load(open(sys.argv[3])))
+    else:
+        sys.exit("truth.py: unknown check " + cmd)
+    for b in BAD:
+        print("  false: " + b, file=sys.stderr)
+    sys.exit(1 if BAD else 0)
+
+
+if __name__ == "__main__":
+    main()
