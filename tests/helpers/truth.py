@@ -122,6 +122,9 @@ def check_json(j):
         mean = sum(rates) / len(rates)
         eq(s["write"]["avg_mbps"], mean, "seq avg_mbps = mean of runs")
         eq(s["write"]["avg_mibps"], mean * 1e6 / 2**20, "seq avg_mibps = avg_mbps * 1e6/2^20")
+        tb, ts = sum(r["bytes"] for r in runs), sum(r["seconds"] for r in runs)
+        eq(s["write"]["total_mbps"], tb / ts / 1e6, "seq total_mbps = all bytes / all seconds / 1e6")
+        eq(s["write"]["total_mibps"], tb / ts / 2**20, "seq total_mibps = all bytes / all seconds / 2^20")
         eq(s["write"]["min_mbps"], min(rates), "seq min_mbps")
         eq(s["write"]["max_mbps"], max(rates), "seq max_mbps")
         if len(rates) > 1:
@@ -165,7 +168,7 @@ def check_json(j):
                 eq(got, percentile_from_bins(bins, c["N"], float(k)), w + " p" + k + " from bins")
     m = j.get("metrics") or {}
     if s.get("status") == "ok":
-        eq(m.get("seq_write_mbps"), s["write"]["avg_mbps"], "metric seq_write_mbps = seq avg_mbps")
+        eq(m.get("seq_write_mbps"), s["write"]["total_mbps"], "metric seq_write_mbps = seq total_mbps")
         if s["read"].get("mbps") is not None:
             eq(m.get("seq_read_mbps"), s["read"]["mbps"], "metric seq_read_mbps = seq read mbps")
     mp = main_pass(ps)
@@ -278,6 +281,10 @@ def check_rendered(j, t, kind):
         if m:
             agree(m.group(1), 1, s["write"]["avg_mbps"], kind + " seq average MB/s")
             agree(m.group(2), 1, s["write"]["avg_mibps"], kind + " seq average MiB/s")
+        m = find(r"Sustained\s*:? ([0-9.]+) MB/s \(([0-9.]+) MiB/s\)", t, kind + " seq sustained")
+        if m:
+            agree(m.group(1), 1, s["write"]["total_mbps"], kind + " seq sustained MB/s")
+            agree(m.group(2), 1, s["write"]["total_mibps"], kind + " seq sustained MiB/s")
         if s["read"].get("mbps") is not None:
             m = find(r"Read\s*:? ([0-9.]+) MB/s", t, kind + " seq read")
             if m:
@@ -378,7 +385,7 @@ def check_prom(j, txt):
     s = j.get("seq") or {}
     if s.get("status") == "ok":
         eq(prom_get(S, "vpsbench_throughput_bytes_per_second", **{"pass": "seq", "direction": "write"}),
-           s["write"]["avg_mbps"] * 1e6, "prom seq write B/s = avg_mbps*1e6")
+           s["write"]["total_mbps"] * 1e6, "prom seq write B/s = total_mbps*1e6")
         if s["read"].get("mbps") is not None:
             eq(prom_get(S, "vpsbench_throughput_bytes_per_second", **{"pass": "seq", "direction": "read"}),
                s["read"]["mbps"] * 1e6, "prom seq read B/s = mbps*1e6")
