@@ -18,6 +18,7 @@ HAVE_LIBURING := $(call probe,liburing.h,-luring)
 HAVE_LIBAIO   := $(call probe,libaio.h,-laio)
 HAVE_CJSON    := $(call probe,cjson/cJSON.h,-lcjson)
 HAVE_LIBCURL  := $(call probe,curl/curl.h,-lcurl)
+HAVE_LIBCRYPTO := $(call probe,openssl/evp.h,-lcrypto)
 
 ifeq ($(HAVE_LIBURING),1)
 CPPFLAGS += -DHAVE_LIBURING
@@ -35,6 +36,15 @@ ifeq ($(HAVE_LIBCURL),1)
 CPPFLAGS += -DHAVE_LIBCURL
 LDLIBS   += -lcurl
 endif
+ifeq ($(HAVE_LIBCRYPTO),1)
+CPPFLAGS += -DHAVE_LIBCRYPTO
+LDLIBS   += -lcrypto
+endif
+
+# sysbench's cpu event in sysbench's compiler class: its configure builds
+# with OPTIMIZE_CFLAGS "-O2 -funroll-loops" (Debian adds -O2 again).
+build/rel/modules/cpu/cpu_prime.o build/static/modules/cpu/cpu_prime.o \
+build/static-aarch64/modules/cpu/cpu_prime.o: CFLAGS += -funroll-loops
 
 # Every stage folder: core, the modules (one folder each), grade, report, render.
 LIB_SRC  := $(sort $(wildcard core/*.c modules/*/*.c grade/*.c report/*.c render/*.c))
