@@ -45,7 +45,7 @@ static bool prime_pass(const struct bench_ctx *ctx, struct cpu_result *r, unsign
 	char what[96];
 	int rc;
 
-	snprintf(what, sizeof(what), "prime events, %u thread%s, %.0f s", threads,
+	snprintf(what, sizeof(what), "prime events, %u thread%s, %g s", threads,
 		 threads == 1 ? "" : "s", r->time_s);
 	p->threads = threads;
 	step(ctx, what, r->time_s, 0);
