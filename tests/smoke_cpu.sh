@@ -17,33 +17,33 @@ P="j['cpu']['prime']"
 X="j['cpu']['crypto']"
 if t_json "$base/a.json" \
 	"j['modules']['cpu']['status'] == 'ok'" \
-	"$P['max_prime'] == 10000 and $P['primes_found'] == 1228 and $P['time_s'] == 0.3" \
-	"$P['single']['threads'] == 1 and $P['multi']['threads'] == $C['threads']" \
-	"$C['quota_cpus'] is None and $C['threads'] == $C['affinity_cpus'] == $cpus and $C['threads_source'] == 'affinity'" \
-	"all(p['events'] > 0 and p['complete'] for p in ($P['single'], $P['multi']))" \
-	"all(abs(p['events_per_s'] - p['events'] / p['seconds']) < 1e-9 * p['events_per_s'] for p in ($P['single'], $P['multi']))" \
-	"all(0.3 <= p['seconds'] < 1.5 for p in ($P['single'], $P['multi']))" \
-	"abs($P['scaling'] - $P['multi']['events_per_s'] / $P['single']['events_per_s']) < 1e-9" \
-	"$X['available'] is True and $X['reason'] is None and $X['buffer_bytes'] == 16384" \
-	"all(abs(p['mbps'] - p['bytes'] / p['seconds'] / 1e6) < 1e-9 * p['mbps'] for p in ($X['aes_256_gcm_single'], $X['aes_256_gcm_multi'], $X['sha256_single'], $X['sha256_multi']))" \
-	"all(p['bytes'] % 16384 == 0 and p['mbps'] > 1 for p in ($X['aes_256_gcm_single'], $X['sha256_single']))" \
-	"$X['aes_256_gcm_single']['threads'] == 1 and $X['sha256_multi']['threads'] == $C['threads']" \
-	"$C['steal_pct'] is not None and 0 <= $C['steal_pct'] <= 100" \
-	"abs($C['steal_pct'] - 100.0 * $C['steal_ticks'] / $C['total_ticks']) < 1e-9" \
-	"j['metrics']['cpu_single_eps'] == $P['single']['events_per_s']" \
-	"j['metrics']['cpu_multi_eps'] == $P['multi']['events_per_s']" \
-	"j['metrics']['cpu_steal_pct'] == $C['steal_pct']" \
-	"j['metrics']['cpu_scaling'] == ($P['scaling'] if $C['threads'] > 1 else None)"
+	"${P}['max_prime'] == 10000 and ${P}['primes_found'] == 1228 and ${P}['time_s'] == 0.3" \
+	"${P}['single']['threads'] == 1 and ${P}['multi']['threads'] == ${C}['threads']" \
+	"${C}['quota_cpus'] is None and ${C}['threads'] == ${C}['affinity_cpus'] == $cpus and ${C}['threads_source'] == 'affinity'" \
+	"all(p['events'] > 0 and p['complete'] for p in (${P}['single'], ${P}['multi']))" \
+	"all(abs(p['events_per_s'] - p['events'] / p['seconds']) < 1e-9 * p['events_per_s'] for p in (${P}['single'], ${P}['multi']))" \
+	"all(0.3 <= p['seconds'] < 1.5 for p in (${P}['single'], ${P}['multi']))" \
+	"abs(${P}['scaling'] - ${P}['multi']['events_per_s'] / ${P}['single']['events_per_s']) < 1e-9" \
+	"${X}['available'] is True and ${X}['reason'] is None and ${X}['buffer_bytes'] == 16384" \
+	"all(abs(p['mbps'] - p['bytes'] / p['seconds'] / 1e6) < 1e-9 * p['mbps'] for p in (${X}['aes_256_gcm_single'], ${X}['aes_256_gcm_multi'], ${X}['sha256_single'], ${X}['sha256_multi']))" \
+	"all(p['bytes'] % 16384 == 0 and p['mbps'] > 1 for p in (${X}['aes_256_gcm_single'], ${X}['sha256_single']))" \
+	"${X}['aes_256_gcm_single']['threads'] == 1 and ${X}['sha256_multi']['threads'] == ${C}['threads']" \
+	"${C}['steal_pct'] is not None and 0 <= ${C}['steal_pct'] <= 100" \
+	"abs(${C}['steal_pct'] - 100.0 * ${C}['steal_ticks'] / ${C}['total_ticks']) < 1e-9" \
+	"j['metrics']['cpu_single_eps'] == ${P}['single']['events_per_s']" \
+	"j['metrics']['cpu_multi_eps'] == ${P}['multi']['events_per_s']" \
+	"j['metrics']['cpu_steal_pct'] == ${C}['steal_pct']" \
+	"j['metrics']['cpu_scaling'] == (${P}['scaling'] if ${C}['threads'] > 1 else None)"
 then t_ok basic_json_figures; else t_fail basic_json_figures; fi
 grep -q '^flags.* aes' /proc/cpuinfo && want=True || want=False
-t_json "$base/a.json" "$X['aes_ni'] is $want" && t_ok aes_flag || t_fail aes_flag
+t_json "$base/a.json" "${X}['aes_ni'] is $want" && t_ok aes_flag || t_fail aes_flag
 
 # --cpu-threads overrides N; --cpu-max-prime changes the event (24 primes in 3..99)
 "$VPSBENCH" --only cpu --cpu-time 0.2 --cpu-threads 3 --cpu-max-prime 100 --json --quiet > "$base/b.json" 2>/dev/null
 if t_json "$base/b.json" \
-	"$C['threads'] == 3 and $C['threads_source'] == '--cpu-threads'" \
-	"$P['multi']['threads'] == 3 and $P['primes_found'] == 24 and $P['max_prime'] == 100" \
-	"$X['aes_256_gcm_multi']['threads'] == 3"
+	"${C}['threads'] == 3 and ${C}['threads_source'] == '--cpu-threads'" \
+	"${P}['multi']['threads'] == 3 and ${P}['primes_found'] == 24 and ${P}['max_prime'] == 100" \
+	"${X}['aes_256_gcm_multi']['threads'] == 3"
 then t_ok cpu_threads_and_max_prime; else t_fail cpu_threads_and_max_prime; fi
 
 # a fixture tree with a 0.5-CPU quota (docker_v1) and no /proc/stat:
@@ -51,11 +51,11 @@ then t_ok cpu_threads_and_max_prime; else t_fail cpu_threads_and_max_prime; fi
 VPSBENCH_ROOT=tests/fixtures/docker_v1 "$VPSBENCH" --only cpu --cpu-time 0.2 --json --quiet \
 	> "$base/q.json" 2>/dev/null
 if t_json "$base/q.json" \
-	"$C['quota_cpus'] == 0.5 and $C['threads'] == 1 and $C['threads_source'] == 'cgroup quota'" \
-	"$P['multi']['threads'] == 1" \
-	"$C['steal_pct'] is None and $C['steal_ticks'] is None and $C['total_ticks'] is None" \
+	"${C}['quota_cpus'] == 0.5 and ${C}['threads'] == 1 and ${C}['threads_source'] == 'cgroup quota'" \
+	"${P}['multi']['threads'] == 1" \
+	"${C}['steal_pct'] is None and ${C}['steal_ticks'] is None and ${C}['total_ticks'] is None" \
 	"j['metrics']['cpu_steal_pct'] is None and j['metrics']['cpu_scaling'] is None" \
-	"$C['cgroup_version'] == 1 and $C['throttled_periods'] is None"
+	"${C}['cgroup_version'] == 1 and ${C}['throttled_periods'] is None"
 then t_ok fixture_quota_and_no_proc_stat; else t_fail fixture_quota_and_no_proc_stat; fi
 VPSBENCH_ROOT=tests/fixtures/docker_v1 "$VPSBENCH" --only cpu --cpu-time 0.2 --quiet > "$base/q.txt" 2>/dev/null
 grep -q '^ Steal  *: unknown' "$base/q.txt" && grep -q '^ 1 Thread Test  *: [0-9.]* events/s' "$base/q.txt" &&
@@ -108,7 +108,7 @@ wait $pid
 rc=$?
 if [ $rc -eq 130 ] && t_json "$base/s.json" \
 	"j['modules']['cpu']['status'] == 'incomplete'" \
-	"$P['single']['complete'] is False and $P['scaling'] is None" \
+	"${P}['single']['complete'] is False and ${P}['scaling'] is None" \
 	"j['metrics']['cpu_single_eps'] is None"
 then t_ok signal_incomplete; else t_fail signal_incomplete "rc=$rc"; fi
 
