@@ -39,7 +39,8 @@ static void crypto_line(FILE *f, const struct render_style *st, const char *labe
 		snprintf(a, sizeof(a), "%.0f MB/s", one->mbps.v);
 	if (n->mbps.ok)
 		snprintf(b, sizeof(b), "%.0f MB/s", n->mbps.v);
-	text_kv(f, st, label, "%s (1 thread), %s (%u threads)", a, b, n->threads);
+	text_kv(f, st, label, "%s (1 thread), %s (%u thread%s)", a, b, n->threads,
+		n->threads == 1 ? "" : "s");
 }
 
 void text_cpu(FILE *f, const struct bench_report *rep, const struct render_style *st)
@@ -59,12 +60,14 @@ void text_cpu(FILE *f, const struct bench_report *rep, const struct render_style
 		text_kv(f, st, "Threads", "%u (%s; %u CPUs in the affinity mask, no quota)", r->threads,
 			r->threads_source ? r->threads_source : "?", r->affinity_cpus);
 	eps_line(f, st, g, "1 Thread Test", &r->single, "cpu_single_eps");
-	snprintf(label, sizeof(label), "%u Threads Test", r->multi.threads);
+	snprintf(label, sizeof(label), "%u Thread%s Test", r->multi.threads,
+		 r->multi.threads == 1 ? "" : "s");
 	eps_line(f, st, g, label, &r->multi, "cpu_multi_eps");
 	if (r->scaling.ok) {
 		char v[64];
 
-		snprintf(v, sizeof(v), "%.2fx on %u threads", r->scaling.v, r->multi.threads);
+		snprintf(v, sizeof(v), "%.2fx on %u thread%s", r->scaling.v, r->multi.threads,
+			 r->multi.threads == 1 ? "" : "s");
 		fprintf(f, " %s%-22s%s: %s", text_color(st, "\033[36m"), "Scaling",
 			text_color(st, "\033[0m"), v);
 		text_grade_tag(f, st, g, "cpu_scaling", 25 + strlen(v), 25);
