@@ -20,6 +20,7 @@ static cJSON *prime_obj(const struct cpu_prime_pass *p)
 	cJSON_AddNumberToObject(o, "events", (double)p->events);
 	json_add_mdbl(o, "seconds", (struct mdbl){ p->seconds, p->eps.ok });
 	json_add_mdbl(o, "events_per_s", p->eps);
+	json_add_mdbl(o, "cpu_seconds", (struct mdbl){ p->cpu_seconds, p->eps.ok });
 	cJSON_AddBoolToObject(o, "complete", p->complete);
 	return o;
 }
@@ -34,6 +35,7 @@ static cJSON *crypto_obj(const struct cpu_crypto_pass *p)
 	cJSON_AddNumberToObject(o, "bytes", (double)p->bytes);
 	json_add_mdbl(o, "seconds", (struct mdbl){ p->seconds, p->mbps.ok });
 	json_add_mdbl(o, "mbps", p->mbps);
+	json_add_mdbl(o, "cpu_seconds", (struct mdbl){ p->cpu_seconds, p->mbps.ok });
 	return o;
 }
 

@@ -24,8 +24,10 @@ static void eps_line(FILE *f, const struct render_style *st, const struct grade_
 		text_kv(f, st, label, "not measured");
 		return;
 	}
-	snprintf(v, sizeof(v), "%.2f events/s (%llu in %.2f s)%s", p->eps.v,
-		 (unsigned long long)p->events, p->seconds, p->complete ? "" : " [partial]");
+	snprintf(v, sizeof(v), "%.2f events/s (%llu in %.2f s, %.0f%% CPU)%s", p->eps.v,
+		 (unsigned long long)p->events, p->seconds,
+		 p->seconds > 0 ? 100.0 * p->cpu_seconds / (p->seconds * p->threads) : 0,
+		 p->complete ? "" : " [partial]");
 	fprintf(f, " %s%-22s%s: %s", text_color(st, "\033[36m"), label, text_color(st, "\033[0m"), v);
 	text_grade_tag(f, st, g, metric, 25 + strlen(v), 25);
 }

@@ -23,6 +23,7 @@ if t_json "$base/a.json" \
 	"all(p['events'] > 0 and p['complete'] for p in (${P}['single'], ${P}['multi']))" \
 	"all(abs(p['events_per_s'] - p['events'] / p['seconds']) < 1e-9 * p['events_per_s'] for p in (${P}['single'], ${P}['multi']))" \
 	"all(0.3 <= p['seconds'] < 1.5 for p in (${P}['single'], ${P}['multi']))" \
+	"all(0 < p['cpu_seconds'] <= p['threads'] * p['seconds'] * 1.02 + 0.01 for p in (${P}['single'], ${P}['multi']))" \
 	"abs(${P}['scaling'] - ${P}['multi']['events_per_s'] / ${P}['single']['events_per_s']) < 1e-9" \
 	"${X}['available'] is True and ${X}['reason'] is None and ${X}['buffer_bytes'] == 16384" \
 	"all(abs(p['mbps'] - p['bytes'] / p['seconds'] / 1e6) < 1e-9 * p['mbps'] for p in (${X}['aes_256_gcm_single'], ${X}['aes_256_gcm_multi'], ${X}['sha256_single'], ${X}['sha256_multi']))" \

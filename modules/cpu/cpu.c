@@ -57,6 +57,7 @@ static bool prime_pass(const struct bench_ctx *ctx, struct cpu_result *r, unsign
 	}
 	p->events = o.count;
 	p->seconds = o.seconds;
+	p->cpu_seconds = o.cpu_seconds;
 	p->pinned = o.pinned;
 	p->complete = o.complete;
 	if (o.seconds > 0 && o.count > 0)
@@ -84,6 +85,7 @@ static bool crypto_pass(const struct bench_ctx *ctx, struct cpu_result *r, const
 	}
 	p->bytes = o.count;
 	p->seconds = o.seconds;
+	p->cpu_seconds = o.cpu_seconds;
 	if (o.seconds > 0 && o.count > 0 && o.complete)
 		p->mbps = mdbl_of((double)o.count / o.seconds / 1e6);
 	return true;
@@ -106,6 +108,13 @@ static void choose_threads(const struct bench_ctx *ctx, struct cpu_result *r)
 
 static void cpu_warnings(const struct bench_ctx *ctx, const struct cpu_result *r)
 {
+	const struct cpu_prime_pass *p = &r->single;
+
+	/* CPU time the threads got vs the wall time they ran: others competed */
+	if (p->eps.ok && p->seconds > 0 && p->cpu_seconds < CPU_SHARE_WARN * p->seconds)
+		bench_warn(ctx, "cpu: the 1-thread pass got only %.0f%% of a CPU (%.2f of %.2f s): "
+			   "other processes or a quota competed, so the figures are below what the CPU "
+			   "can do", 100.0 * p->cpu_seconds / p->seconds, p->cpu_seconds, p->seconds);
 	if (r->scaling.ok && r->multi.threads > 1 && r->scaling.v < 1.25)
 		bench_warn(ctx, "cpu: %u threads ran only %.2fx as fast as one: the provider caps "
 			   "concurrency (or the CPUs are shared)", r->multi.threads, r->scaling.v);

@@ -19,6 +19,7 @@
 #define CPU_CRYPTO_FRAC 0.08       /* each crypto pass: this share of --cpu-time (0.4 s) */
 #define CPU_TL_MAX 120             /* steal samples, one a second */
 #define CPU_STEAL_NOISY 5.0        /* % above which neighbours are named */
+#define CPU_SHARE_WARN 0.9         /* a pass's threads got less of their CPUs: warn */
 
 /* One timed prime pass: events counted by all threads over wall seconds. */
 struct cpu_prime_pass {
@@ -26,6 +27,7 @@ struct cpu_prime_pass {
 	bool pinned;                 /* every thread pinned to its own CPU */
 	uint64_t events;             /* full counts of primes below max_prime */
 	double seconds;              /* release of the threads .. the last one joined */
+	double cpu_seconds;          /* CPU time the threads got (less than threads x seconds when shared) */
 	struct mdbl eps;             /* events / seconds; null if not run */
 	bool complete;               /* ran its whole time */
 };
@@ -35,6 +37,7 @@ struct cpu_crypto_pass {
 	unsigned threads;
 	uint64_t bytes;
 	double seconds;
+	double cpu_seconds;          /* CPU time the threads got */
 	struct mdbl mbps;            /* decimal MB/s (10^6), as openssl speed's kB are 1000 B */
 };
 

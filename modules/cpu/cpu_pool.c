@@ -25,6 +25,7 @@ struct worker {
 	int cpu;              /* pinned to this CPU, -1 = not pinned */
 	bool pinned;
 	uint64_t count;
+	double cpu_s;         /* CPU time the thread got while running units */
 	int rc;
 	char err[160];
 };
@@ -37,6 +38,15 @@ struct pool {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 };
+
+static double thread_cpu_s(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) < 0)
+		return 0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 static void *worker_main(void *arg)
 {
@@ -61,12 +71,15 @@ static void *worker_main(void *arg)
 		pthread_cond_wait(&p->cv, &p->mu);
 	pthread_mutex_unlock(&p->mu);
 	if (w->rc == 0 && atomic_load(&p->go) > 0) {
+		double c0 = thread_cpu_s();
+
 		while (!atomic_load_explicit(&p->stop, memory_order_relaxed)) {
 			if (p->work->unit(state, p->work->arg, &count, w->err, sizeof(w->err)) < 0) {
 				w->rc = -1;
 				break;
 			}
 		}
+		w->cpu_s = thread_cpu_s() - c0;
 	}
 	w->count = count;
 	if (p->work->fini)
@@ -166,6 +179,7 @@ int cpu_pool_run(const struct bench_ctx *ctx, unsigned n, double seconds,
 	for (unsigned i = 0; i < started; i++) {
 		pthread_join(w[i].tid, NULL);
 		out->count += w[i].count;
+		out->cpu_seconds += w[i].cpu_s;
 		out->pinned &= w[i].pinned;
 		if (w[i].rc != 0 && !out->err[0])
 			snprintf(out->err, sizeof(out->err), "%s", w[i].err[0] ? w[i].err : "thread failed");

@@ -25,6 +25,7 @@ struct cpu_work {
 struct cpu_pass_out {
 	uint64_t count;      /* sum over the threads */
 	double seconds;
+	double cpu_seconds;  /* CPU time the threads got over the pass */
 	bool pinned;
 	bool complete;       /* ran its whole time (not stopped by a signal) */
 	char err[160];       /* non-empty: a thread failed (figure unusable) */

@@ -8,7 +8,7 @@
 #      and -evp sha256, plain (1 process) and with -multi N
 # printing each round, the medians and the median of the per-round ratios.
 # A benchmark, not a test: exits 0 once the table is printed.
-# Knobs: PAIRS (3), CRYPTO_S (1), N (nproc), VPSBENCH, OPENSSL.
+# Knobs: PAIRS (3), CRYPTO_S (1, whole seconds: openssl -seconds), N (nproc), VPSBENCH, OPENSSL.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 PAIRS=${PAIRS:-3}
@@ -20,45 +20,60 @@ cp "${VPSBENCH:-./vpsbench}" "$tmp/vpsbench" || { echo "build first: make vpsben
 cpu_time=$(python3 -c "print('%gs' % ($CRYPTO_S / 0.08))")
 
 median() { python3 -c 'import statistics,sys; v=[float(x) for x in sys.argv[1:] if x != "-"]; print("%.3f" % statistics.median(v) if v else "-")' "$@"; }
-# openssl speed: the last "name  NNNN.NNk" line, 1000s of bytes/s -> MB/s
+ratio() { python3 -c 'import sys; a,b=sys.argv[1:]; print("%.3f" % (float(a)/float(b)) if "-" not in (a,b) else "-")' "$1" "$2"; }
+# openssl speed -elapsed: "MB/s per-CPU-s-MB/s": the last "name NNNN.NNk" line
+# (1000s of bytes per wall second) and, from the processes' rusage, bytes
+# per CPU-second x threads (what each process does per CPU it got)
 ossl() {
-	local alg=$1 multi=$2
-	# shellcheck disable=SC2086 # $multi is "" or "-multi N"
-	"$OPENSSL" speed -elapsed -seconds "$CRYPTO_S" -bytes 16384 $multi -evp "$alg" 2>/dev/null |
-		awk '$NF ~ /^[0-9.]+k$/ { v = $NF } END { if (v) { sub(/k$/, "", v); printf "%.1f\n", v / 1000 } else print "-" }'
+	python3 - "$OPENSSL" "$CRYPTO_S" "$1" "$2" <<'PY'
+import re, resource, subprocess, sys
+ossl, s, alg, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+args = [ossl, "speed", "-elapsed", "-seconds", s, "-bytes", "16384"]
+if n > 1:
+    args += ["-multi", str(n)]
+out = subprocess.run(args + ["-evp", alg], capture_output=True, text=True).stdout
+ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+v = [float(m.group(1)) for m in re.finditer(r"^\S+\s+([0-9.]+)k\s*$", out, re.M)]
+if not v:
+    print("- -")
+else:
+    mbps = v[-1] / 1000
+    cpu = ru.ru_utime  # user time, as openssl speed itself counts without -elapsed
+    print("%.1f %s" % (mbps, "%.1f" % (mbps * float(s) / cpu * n) if cpu > 0 else "-"))
+PY
 }
 
 echo "vpsbench $("$tmp/vpsbench" --version | cut -d' ' -f2) vs $("$OPENSSL" version); N=$N; load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-22s %-6s %12s %12s %8s\n' test round vpsbench_MBs openssl_MBs ratio
-declare -A A B R
+printf '%-6s %-6s %10s %10s %7s %11s %11s %7s\n' test round vps_MBs ossl_MBs ratio vps_MBs/cpu ossl/cpu ratio
+declare -A A B R AC BC RC
 keys="aes1 aesn sha1 shan"
 for i in $(seq 1 "$PAIRS"); do
 	"$tmp/vpsbench" --only cpu --cpu-time "$cpu_time" --cpu-threads "$N" --json --quiet > "$tmp/a.json" 2>/dev/null
-	# shellcheck disable=SC2034 # read back through eval below
-	read -r a_aes1 a_aesn a_sha1 a_shan < <(python3 -c '
-import json, sys
-c = json.load(open(sys.argv[1]))["cpu"]["crypto"]
-f = lambda k: "%.1f" % c[k]["mbps"] if c.get(k) and c[k]["mbps"] else "-"
-print(f("aes_256_gcm_single"), f("aes_256_gcm_multi"), f("sha256_single"), f("sha256_multi"))' "$tmp/a.json" 2>/dev/null || echo "- - - -")
-	# shellcheck disable=SC2034
-	b_aes1=$(ossl aes-256-gcm "")
-	# shellcheck disable=SC2034
-	b_aesn=$(ossl aes-256-gcm "-multi $N")
-	# shellcheck disable=SC2034
-	b_sha1=$(ossl sha256 "")
-	# shellcheck disable=SC2034
-	b_shan=$(ossl sha256 "-multi $N")
 	for k in $keys; do
-		a=$(eval echo "\$a_$k"); b=$(eval echo "\$b_$k")
-		r=$(python3 -c 'import sys; a,b=sys.argv[1:]; print("%.3f" % (float(a)/float(b)) if "-" not in (a,b) else "-")' "$a" "$b")
+		case $k in
+		aes1) jk=aes_256_gcm_single; alg=aes-256-gcm; n=1 ;;
+		aesn) jk=aes_256_gcm_multi; alg=aes-256-gcm; n=$N ;;
+		sha1) jk=sha256_single; alg=sha256; n=1 ;;
+		shan) jk=sha256_multi; alg=sha256; n=$N ;;
+		esac
+		read -r a ac < <(python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["cpu"]["crypto"].get(sys.argv[2])
+ok = c and c["mbps"] and c["cpu_seconds"]
+print("%.1f %.1f" % (c["mbps"], c["bytes"] / c["cpu_seconds"] / 1e6 * c["threads"]) if ok else "- -")' "$tmp/a.json" "$jk" 2>/dev/null || echo "- -")
+		read -r b bc < <(ossl "$alg" "$n")
+		r=$(ratio "$a" "$b"); r2=$(ratio "$ac" "$bc")
 		A[$k]="${A[$k]:-} $a"; B[$k]="${B[$k]:-} $b"; R[$k]="${R[$k]:-} $r"
-		printf '%-22s %-6s %12s %12s %8s\n' "$k" "$i" "$a" "$b" "$r"
-		[ "$a" = - ] || [ "$b" = - ] && echo "! a run failed ($k, round $i)"
+		AC[$k]="${AC[$k]:-} $ac"; BC[$k]="${BC[$k]:-} $bc"; RC[$k]="${RC[$k]:-} $r2"
+		printf '%-6s %-6s %10s %10s %7s %11s %11s %7s\n' "$k" "$i" "$a" "$b" "$r" "$ac" "$bc" "$r2"
+		if [ "$a" = - ] || [ "$b" = - ]; then echo "! a run failed ($k, round $i)"; fi
 	done
 done
 for k in $keys; do
 	# shellcheck disable=SC2086
-	printf '%-22s %-6s %12s %12s %8s\n' "$k" median "$(median ${A[$k]})" "$(median ${B[$k]})" "$(median ${R[$k]})"
+	printf '%-6s %-6s %10s %10s %7s %11s %11s %7s\n' "$k" median "$(median ${A[$k]})" "$(median ${B[$k]})" \
+		"$(median ${R[$k]})" "$(median ${AC[$k]})" "$(median ${BC[$k]})" "$(median ${RC[$k]})"
 done
 echo "aes1/sha1 = 1 thread (1 process), aesn/shan = $N threads (openssl -multi $N processes); MB = 10^6 B;"
 echo "16 KiB buffers; AES-256-GCM: EVP_EncryptUpdate in place, SHA-256: one EVP_Digest per buffer."
+echo "/cpu = per CPU-second x threads (vpsbench's cpu_seconds, openssl's rusage): agrees on a loaded machine."
