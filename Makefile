@@ -18,6 +18,7 @@ HAVE_LIBURING := $(call probe,liburing.h,-luring)
 HAVE_LIBAIO   := $(call probe,libaio.h,-laio)
 HAVE_CJSON    := $(call probe,cjson/cJSON.h,-lcjson)
 HAVE_LIBCURL  := $(call probe,curl/curl.h,-lcurl)
+HAVE_LIBCRYPTO := $(call probe,openssl/evp.h,-lcrypto)
 
 ifeq ($(HAVE_LIBURING),1)
 CPPFLAGS += -DHAVE_LIBURING
@@ -35,6 +36,15 @@ ifeq ($(HAVE_LIBCURL),1)
 CPPFLAGS += -DHAVE_LIBCURL
 LDLIBS   += -lcurl
 endif
+ifeq ($(HAVE_LIBCRYPTO),1)
+CPPFLAGS += -DHAVE_LIBCRYPTO
+LDLIBS   += -lcrypto
+endif
+
+# sysbench's cpu event in sysbench's compiler class: its configure builds
+# with OPTIMIZE_CFLAGS "-O2 -funroll-loops" (Debian adds -O2 again).
+build/rel/modules/cpu/cpu_prime.o build/static/modules/cpu/cpu_prime.o \
+build/static-aarch64/modules/cpu/cpu_prime.o: CFLAGS += -funroll-loops
 
 # Every stage folder: core, the modules (one folder each), grade, report, render.
 LIB_SRC  := $(sort $(wildcard core/*.c modules/*/*.c grade/*.c report/*.c render/*.c))
@@ -93,7 +103,10 @@ clean:
 # CPPFLAGS and CFLAGS as the dynamic build, every optional library on.
 STATIC_DEPS := build/static-deps
 STATIC_OBJ  := $(patsubst %.c,build/static/%.o,bench.c $(LIB_SRC))
+# libcrypto (the cpu module's AES/SHA passes) comes with curl's OpenSSL: on
+# when the link line has -lcrypto (STATIC_TLS=openssl), off with wolfssl.
 static_cppflags = -DHAVE_LIBURING -DHAVE_LIBAIO -DHAVE_CJSON -DHAVE_LIBCURL \
+	$(if $(findstring -lcrypto,$(shell cat $(1)/ldlibs 2>/dev/null)),-DHAVE_LIBCRYPTO) \
 	-isystem $(1)/prefix/include -isystem $(1)/kinc
 STATIC_CPPFLAGS = $(call static_cppflags,$(STATIC_DEPS))
 RELEASE_URL ?=
@@ -108,7 +121,7 @@ static-deps $(STATIC_DEPS)/versions $(STATIC_DEPS)/ldlibs:
 
 build/static/%.o: %.c $(STATIC_DEPS)/versions
 	@mkdir -p $(dir $@)
-	musl-gcc $(CPPFLAGS) $(STATIC_CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	musl-gcc $(filter-out -DHAVE_LIBCRYPTO,$(CPPFLAGS)) $(STATIC_CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 vpsbench-static: $(STATIC_OBJ) $(STATIC_DEPS)/ldlibs
 	musl-gcc -static $(CFLAGS) -Wl,--gc-sections -o $@.tmp $(STATIC_OBJ) $$(cat $(STATIC_DEPS)/ldlibs) -pthread -lm
@@ -135,7 +148,7 @@ static-deps-aarch64 $(A64_DEPS)/versions $(A64_DEPS)/ldlibs:
 
 build/static-aarch64/%.o: %.c $(A64_DEPS)/versions
 	@mkdir -p $(dir $@)
-	$(A64_CC) $(CPPFLAGS) $(call static_cppflags,$(A64_DEPS)) $(CFLAGS) -c -o $@ $<
+	$(A64_CC) $(filter-out -DHAVE_LIBCRYPTO,$(CPPFLAGS)) $(call static_cppflags,$(A64_DEPS)) $(CFLAGS) -c -o $@ $<
 
 vpsbench-static-aarch64: $(A64_OBJ) $(A64_DEPS)/ldlibs
 	$(A64_CC) -static $(CFLAGS) -Wl,--gc-sections -o $@.tmp $(A64_OBJ) $$(cat $(A64_DEPS)/ldlibs) -pthread -lm

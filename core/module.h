@@ -20,6 +20,7 @@
 /* The one registry list: order is run order. */
 #define BENCH_MODULES(X) \
 	X(sysinfo)       \
+	X(cpu)           \
 	X(seq)           \
 	X(rand)
 

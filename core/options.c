@@ -49,7 +49,7 @@ static const struct opt_def opt_table[] = {
 	{ "dir", OK_DIR, 0, 0, 0, NULL, "PATH",
 	  "directory to test in; repeatable (default: .)" },
 	{ "only", OK_MODLIST, OFF(only_mask), 0, 0, NULL, "LIST",
-	  "run only these modules: sysinfo,seq,rand" },
+	  "run only these modules: sysinfo,cpu,seq,rand" },
 	{ "skip", OK_MODLIST, OFF(skip_mask), 0, 0, NULL, "LIST",
 	  "do not run these modules" },
 	{ "profile", OK_STR, OFF(profile), 0, 0, NULL, "NAME|FILE",
@@ -105,6 +105,13 @@ static const struct opt_def opt_table[] = {
 	  "O_DIRECT writes (dd oflag=direct) instead of conv=fdatasync" },
 	{ "zero-fill", OK_FLAG, OFF(zero_fill), 0, 0, NULL, NULL,
 	  "write zeros as dd if=/dev/zero does (to show the difference)" },
+	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL, "CPU (cpu)" },
+	{ "cpu-time", OK_DUR, OFF(cpu_time_ns), 100000000ULL, 3600ULL * 1000000000ULL, NULL, "DUR",
+	  "time of each prime pass, 100ms-1h (default: 5s)" },
+	{ "cpu-max-prime", OK_UINT, OFF(cpu_max_prime), 3, 10000000, NULL, "N",
+	  "primes below N per event, 3-10000000 (default: 10000)" },
+	{ "cpu-threads", OK_UINT, OFF(cpu_threads), 1, 1024, NULL, "N",
+	  "threads of the multi pass, 1-1024 (default: effective CPUs)" },
 	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL, "Grading" },
 	{ "thresholds", OK_STR, OFF(thresholds), 0, 0, NULL, "FILE",
 	  "JSON tiers replacing or extending the built-in ones" },
@@ -151,6 +158,18 @@ static const char *kind_form(const struct opt_def *d)
 	}
 }
 
+/* A duration bound as the parser reads it back: "100ms", "3600s", "1ns". */
+static const char *dur_text(char *buf, size_t n, uint64_t ns)
+{
+	if (ns % 1000000000ULL == 0)
+		snprintf(buf, n, "%llus", (unsigned long long)(ns / 1000000000ULL));
+	else if (ns % 1000000ULL == 0)
+		snprintf(buf, n, "%llums", (unsigned long long)(ns / 1000000ULL));
+	else
+		snprintf(buf, n, "%lluns", (unsigned long long)ns);
+	return buf;
+}
+
 static int parse_modlist(const char *s, unsigned *mask)
 {
 	char buf[256], *tok, *save = NULL;
@@ -175,7 +194,7 @@ static int apply(const struct opt_def *d, const char *arg, struct bench_opts *o)
 	struct opt_u64 *u = (struct opt_u64 *)(base + d->off);
 	uint64_t v;
 	int idx;
-	char form[160];
+	char form[160], lo[32], hi[32];
 
 	switch (d->kind) {
 	case OK_FLAG:
@@ -215,7 +234,7 @@ static int apply(const struct opt_def *d, const char *arg, struct bench_opts *o)
 	}
 	case OK_MODLIST:
 		if (parse_modlist(arg, (unsigned *)(base + d->off)) < 0) {
-			usage_error("--%s takes a comma list of modules from sysinfo,seq,rand, not '%s'",
+			usage_error("--%s takes a comma list of modules from sysinfo,cpu,seq,rand, not '%s'",
 				    d->name, arg);
 			return 1;
 		}
@@ -234,6 +253,10 @@ static int apply(const struct opt_def *d, const char *arg, struct bench_opts *o)
 			if (d->kind == OK_UINT)
 				snprintf(form, sizeof(form), "from %llu to %llu, not '%s'",
 					 (unsigned long long)d->min, (unsigned long long)d->max, arg);
+			else if (d->kind == OK_DUR)
+				snprintf(form, sizeof(form), "from %s to %s, not '%s'",
+					 dur_text(lo, sizeof(lo), d->min), dur_text(hi, sizeof(hi), d->max),
+					 arg);
 			else
 				snprintf(form, sizeof(form), "%s within its range (see --help), not '%s'",
 					 kind_form(d), arg);

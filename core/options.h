@@ -60,6 +60,11 @@ struct bench_opts {
 	bool seq_direct;
 	bool zero_fill;
 
+	/* cpu */
+	struct opt_u64 cpu_time_ns;
+	struct opt_u64 cpu_max_prime;
+	struct opt_u64 cpu_threads;
+
 	/* grading */
 	const char *thresholds;   /* JSON tiers file */
 	const char *require;      /* "metric>=N,..." */

@@ -375,6 +375,9 @@ int plan_build(const struct bench_opts *o, struct bench_plan *plan, char *err, s
 		plan->seq.direct = true;
 	if (o->zero_fill)
 		plan->seq.zero = true;
+	plan->cpu.time_ns = o->cpu_time_ns.set ? o->cpu_time_ns.v : 5000000000ULL;
+	plan->cpu.max_prime = o->cpu_max_prime.set ? (unsigned)o->cpu_max_prime.v : 10000u;
+	plan->cpu.threads = o->cpu_threads.set ? (unsigned)o->cpu_threads.v : 0;
 	plan->engine = o->engine.set ? (enum rand_engine_kind)o->engine.v : ENGINE_AUTO;
 	plan->zero_buffers = o->zero_buffers;
 	plan->verify = o->verify;

@@ -42,10 +42,18 @@ struct seq_spec {
 	bool zero;             /* dd's /dev/zero data */
 };
 
+/* cpu: the prime passes' time and size, N (0 = effective CPUs) */
+struct cpu_spec {
+	uint64_t time_ns;      /* per prime pass; each crypto pass runs 8% of it */
+	unsigned max_prime;
+	unsigned threads;      /* 0 = affinity mask and cgroup quota decide */
+};
+
 struct bench_plan {
 	char profile[64];
 	char profile_desc[160];
 	struct seq_spec seq;
+	struct cpu_spec cpu;
 	struct rand_pass_spec rand[RAND_MAX_PASSES];
 	unsigned nrand;
 	enum rand_engine_kind engine;

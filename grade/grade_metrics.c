@@ -286,6 +286,42 @@ void grade_warn(struct bench_report *rep)
 			    t->meaning);
 }
 
+static void collect_cpu(const struct bench_report *rep, struct metric_set *ms)
+{
+	const struct cpu_result *c = &rep->cpu;
+	bool sel = rep->outcome[MOD_cpu].status != BENCH_NOT_RUN;
+	struct metric *s = add(ms, "cpu_single_eps", sel), *m = add(ms, "cpu_multi_eps", sel),
+		      *sc = add(ms, "cpu_scaling", sel), *st = add(ms, "cpu_steal_pct", sel);
+	char why[320];
+
+	if (rep->outcome[MOD_cpu].status != BENCH_OK) {
+		module_why(rep, MOD_cpu, why, sizeof(why));
+		set_why(s, why);
+		set_why(m, why);
+		set_why(sc, why);
+		set_why(st, why);
+		return;
+	}
+	if (c->single.eps.ok)
+		set_value(s, c->single.eps.v, -1);
+	else
+		set_why(s, "the 1-thread pass counted no event");
+	if (c->multi.eps.ok)
+		set_value(m, c->multi.eps.v, -1);
+	else
+		set_why(m, "the N-thread pass counted no event");
+	if (!c->scaling.ok)
+		set_why(sc, "a prime pass did not finish");
+	else if (c->multi.threads < 2)
+		set_why(sc, "one effective CPU: no scaling to measure");
+	else
+		set_value(sc, c->scaling.v, -1);
+	if (c->steal_pct.ok)
+		set_value(st, c->steal_pct.v, -1);
+	else
+		set_why(st, "/proc/stat unreadable or without a steal field: unknown");
+}
+
 void grade_collect(const struct bench_report *rep, const struct bench_plan *plan,
 		   struct metric_set *ms)
 {
@@ -293,4 +329,5 @@ void grade_collect(const struct bench_report *rep, const struct bench_plan *plan
 	memset(ms, 0, sizeof(*ms));
 	collect_seq(rep, ms);
 	collect_rand(rep, ms);
+	collect_cpu(rep, ms);
 }

@@ -12,7 +12,7 @@
 #define AT(b, t, l, m) { .bound = b, .tier = t, .label = l, .meaning = m }
 
 static const struct grade_table builtin = {
-	.n = 6,
+	.n = 9,
 	.def = {
 		{ "seq_write_mbps", "MB/s", "sequential write, fdatasync included (dd conv=fdatasync)",
 		  true, 5, {
@@ -57,12 +57,36 @@ static const struct grade_table builtin = {
 			OPEN("drop", "drop", "speed fell during the pass: burst credits running out or throttling"),
 			AT(0.7, "steady", "no drop", "no drop during the pass"),
 		} },
+		/* the ecs scale for sysbench cpu --cpu-max-prime=10000, 1 thread */
+		{ "cpu_single_eps", "events/s", "sysbench-comparable prime events/s, 1 thread",
+		  true, 8, {
+			OPEN("poor", "poor", "a slow or heavily shared CPU"),
+			AT(500, "slow", "slow", "below an old Xeon E5"),
+			AT(800, "old_e5", "old E5", "the speed of an old Xeon E5"),
+			AT(1000, "tier5", "5th tier", "an ordinary VPS core"),
+			AT(2000, "tier4", "4th tier", "a decent modern core"),
+			AT(3000, "tier3", "3rd tier", "a good modern core"),
+			AT(4000, "tier2", "2nd tier", "a fast modern core"),
+			AT(5000, "tier1", "1st tier", "a top desktop-class core"),
+		} },
+		{ "cpu_scaling", "x", "N-thread / 1-thread prime events/s",
+		  true, 2, {
+			OPEN("capped", "capped", "more threads add almost nothing: concurrency capped or CPUs shared"),
+			AT(1.25, "scales", "scales", "more threads add throughput (ideal: x the thread count)"),
+		} },
+		{ "cpu_steal_pct", "%", "CPU time stolen by the hypervisor during the cpu module",
+		  false, 3, {
+			OPEN("noisy", "noisy", "noisy neighbours: the host gives a large share of this CPU to others"),
+			AT(5, "some", "some steal", "some contention on the host"),
+			AT(1, "low", "low", "the CPU time is yours"),
+		} },
 	},
 };
 
 const char *const grade_metric_names[] = {
 	"seq_write_mbps", "seq_read_mbps", "rand_iops", "rand_read_iops", "rand_write_iops",
-	"lat_p50_ms", "lat_p99_ms", "rand_cov_pct", "rand_tail_ratio", NULL,
+	"lat_p50_ms", "lat_p99_ms", "rand_cov_pct", "rand_tail_ratio",
+	"cpu_single_eps", "cpu_multi_eps", "cpu_scaling", "cpu_steal_pct", NULL,
 };
 
 const char *const grade_metric_descs[] = {
@@ -75,6 +99,10 @@ const char *const grade_metric_descs[] = {
 	"p99 clat of the 4k randread qd1 pass, ms",
 	"coefficient of variation of per-second IOPS, %",
 	"last-third / first-third per-second IOPS ratio",
+	"prime events/s on 1 thread (sysbench cpu --cpu-max-prime=10000)",
+	"prime events/s on N threads (effective CPUs)",
+	"N-thread / 1-thread events/s (about 1: concurrency capped)",
+	"CPU steal during the cpu module, % (from /proc/stat)",
 	NULL,
 };
 

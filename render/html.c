@@ -516,6 +516,114 @@ static void html_seq(FILE *f, const struct bench_report *rep, const struct bench
 	fputs("</section>\n", f);
 }
 
+/* --- cpu: events/s per thread count (bars), steal % per second (line) --- */
+
+static void chart_cpu_eps(FILE *f, const struct cpu_result *c)
+{
+	const struct cpu_prime_pass *p[2] = { &c->single, &c->multi };
+	double ymax = 0, slot, bw;
+	char lbl[64];
+
+	for (int i = 0; i < 2; i++)
+		if (p[i]->eps.ok && p[i]->eps.v > ymax)
+			ymax = p[i]->eps.v;
+	if (ymax <= 0)
+		return;
+	ymax = nice_ceil(ymax);
+	svg_open(f, "cpubars", "prime events per second by thread count");
+	for (int t = 1; t <= 4; t++) {
+		fmt_axis(lbl, sizeof(lbl), ymax * t / 4);
+		svg_ytick(f, ymax * t / 4, 0, ymax, lbl);
+	}
+	svg_ytick(f, 0, 0, ymax, "0");
+	svg_ylabel(f, "events/s");
+	svg_xlabel(f, "threads");
+	slot = (CW - ML - MR) / 2;
+	bw = slot * 0.5;
+	for (int i = 0; i < 2; i++) {
+		double x = ML + slot * i + (slot - bw) / 2, y;
+
+		if (!p[i]->eps.ok)
+			continue;
+		y = py(p[i]->eps.v, 0, ymax);
+		fprintf(f, "<rect class=\"bar\" data-threads=\"%u\" data-eps=\"%.2f\" x=\"%.1f\" "
+			"y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n", p[i]->threads, p[i]->eps.v, x, y,
+			bw, CH - MB - y);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n",
+			x + bw / 2, y - 4 > MT ? y - 4 : MT + 10, p[i]->eps.v);
+		snprintf(lbl, sizeof(lbl), "%u", p[i]->threads);
+		svg_xtick(f, x + bw / 2, lbl);
+	}
+	fputs("</svg>\n", f);
+}
+
+static void chart_cpu_steal(FILE *f, const struct cpu_result *c)
+{
+	double ymax = 0;
+	char lbl[48];
+	unsigned n = c->nsteal;
+
+	if (n == 0) {
+		fputs("<p class=\"note\">No steal timeline (no whole second measured, or /proc/stat "
+		      "unreadable).</p>\n", f);
+		return;
+	}
+	for (unsigned i = 0; i < n; i++)
+		ymax = c->steal_tl[i] > ymax ? c->steal_tl[i] : ymax;
+	ymax = nice_ceil(ymax > 5 ? ymax : 5);
+	svg_open(f, "steal", "CPU steal percent per second");
+	for (int t = 1; t <= 4; t++) {
+		snprintf(lbl, sizeof(lbl), "%g", ymax * t / 4);
+		svg_ytick(f, ymax * t / 4, 0, ymax, lbl);
+	}
+	svg_ytick(f, 0, 0, ymax, "0");
+	for (unsigned s = 0; s <= n; s += n <= 10 ? 1 : n <= 30 ? 5 : 10) {
+		snprintf(lbl, sizeof(lbl), "%u", s);
+		svg_xtick(f, px(s, 0, n), lbl);
+	}
+	svg_ylabel(f, "steal %");
+	svg_xlabel(f, "seconds into the prime passes");
+	fprintf(f, "<polyline class=\"wr\" data-n=\"%u\" points=\"", n);
+	for (unsigned i = 0; i < n; i++)
+		fprintf(f, "%s%.1f,%.1f", i ? " " : "", px(i + 1, 0, n), py(c->steal_tl[i], 0, ymax));
+	fputs("\"/>\n</svg>\n", f);
+}
+
+static void html_cpu(FILE *f, const struct bench_report *rep)
+{
+	const struct cpu_result *c = &rep->cpu;
+
+	fputs("<section id=\"cpu\"><h2>CPU</h2>\n<div class=\"card\"><div class=\"scroll\"><table>\n", f);
+	row(f, "Event", "sysbench cpu: primes below %u, %.1f s per pass", c->max_prime, c->time_s);
+	row(f, "Threads", "%u (%s)", c->threads, c->threads_source ? c->threads_source : "?");
+	if (c->single.eps.ok)
+		row(f, "1 thread", "%.2f events/s", c->single.eps.v);
+	if (c->multi.eps.ok)
+		row(f, "N threads", "%.2f events/s on %u threads", c->multi.eps.v, c->multi.threads);
+	if (c->scaling.ok)
+		row(f, "Scaling", "%.2fx", c->scaling.v);
+	if (c->aes1.mbps.ok && c->aesn.mbps.ok)
+		row(f, "AES-256-GCM", "%.0f MB/s (1 thread), %.0f MB/s (%u threads)", c->aes1.mbps.v,
+		    c->aesn.mbps.v, c->aesn.threads);
+	if (c->sha1.mbps.ok && c->shan.mbps.ok)
+		row(f, "SHA-256", "%.0f MB/s (1 thread), %.0f MB/s (%u threads)", c->sha1.mbps.v,
+		    c->shan.mbps.v, c->shan.threads);
+	if (c->crypto_reason[0])
+		row(f, "Crypto", "%s", c->crypto_reason);
+	if (c->steal_pct.ok)
+		row(f, "Steal", "%.2f %%", c->steal_pct.v);
+	else
+		row(f, "Steal", "unknown");
+	if (c->throttled_periods.ok && c->throttled_s.ok)
+		row(f, "Throttling", "%llu periods, %.2f s lost",
+		    (unsigned long long)c->throttled_periods.v, c->throttled_s.v);
+	fputs("</table></div>\n", f);
+	chart_cpu_eps(f, c);
+	chart_cpu_steal(f, c);
+	fputs("<p class=\"note\">Bars: prime events per second on 1 and N threads; line: CPU "
+	      "steal per second during the prime passes.</p></div></section>\n", f);
+}
+
 /* --- grades, system, warnings --- */
 
 static void html_grades(FILE *f, const struct bench_report *rep)
@@ -705,6 +813,8 @@ int render_html(FILE *f, const struct bench_report *rep, const struct bench_plan
 	     rep->interrupted ? " (interrupted: results incomplete)" : "");
 	fputs("</p>\n", f);
 	html_grades(f, rep);
+	if (render_section_ran(rep, MOD_cpu))
+		html_cpu(f, rep);
 	if (render_section_ran(rep, MOD_seq))
 		html_seq(f, rep, plan);
 	if (render_section_ran(rep, MOD_rand))

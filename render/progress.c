@@ -129,6 +129,9 @@ void progress_plan_work(const struct bench_ctx *ctx, int mod, uint64_t *bytes, u
 		}
 		*bytes = (uint64_t)ndirs * maxsz; /* the layout of each dir's file */
 		*ns *= ndirs;
+	} else if (mod == MOD_cpu) {
+		/* two prime passes, four crypto passes of 8% each */
+		*ns = pl->cpu.time_ns * 2 + pl->cpu.time_ns * 32 / 100;
 	}
 }
 

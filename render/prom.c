@@ -244,6 +244,62 @@ static void io_families(struct prom *p)
 	}
 }
 
+/* The cpu module: complete passes only; steal as a ratio (base unit). */
+static void cpu_families(struct prom *p)
+{
+	const struct cpu_result *c = &p->rep->cpu;
+	const struct cpu_prime_pass *pp[2] = { &c->single, &c->multi };
+	const struct cpu_crypto_pass *cp[4] = { &c->aes1, &c->aesn, &c->sha1, &c->shan };
+	static const char *const alg[4] = { "aes-256-gcm", "aes-256-gcm", "sha256", "sha256" };
+	char th[16];
+	bool any = false;
+
+	if (!render_section_ran(p->rep, MOD_cpu))
+		return;
+	for (int i = 0; i < 2; i++) {
+		if (!pp[i]->eps.ok || !pp[i]->complete)
+			continue;
+		if (!any)
+			family(p, "vpsbench_cpu_prime_events_per_second", "gauge",
+			       "sysbench-comparable prime events per second");
+		any = true;
+		snprintf(th, sizeof(th), "%u", pp[i]->threads);
+		sample(p, "", pp[i]->eps.v, "threads", th, "pass", i ? "multi" : "single", NULL);
+	}
+	if (c->scaling.ok) {
+		family(p, "vpsbench_cpu_prime_scaling_ratio", "gauge",
+		       "N-thread / 1-thread prime events per second");
+		sample(p, "", c->scaling.v, NULL);
+	}
+	any = false;
+	for (int i = 0; i < 4; i++) {
+		if (!cp[i]->mbps.ok)
+			continue;
+		if (!any)
+			family(p, "vpsbench_cpu_crypto_bytes_per_second", "gauge",
+			       "libcrypto EVP throughput on 16 KiB buffers, bytes per second");
+		any = true;
+		snprintf(th, sizeof(th), "%u", cp[i]->threads);
+		sample(p, "", cp[i]->mbps.v * 1e6, "algorithm", alg[i], "threads", th, "pass",
+		       i % 2 ? "multi" : "single", NULL);
+	}
+	if (c->steal_pct.ok) {
+		family(p, "vpsbench_cpu_steal_ratio", "gauge",
+		       "share of CPU time stolen by the hypervisor during the cpu module (0-1)");
+		sample(p, "", c->steal_pct.v / 100.0, NULL);
+	}
+	if (c->throttled_periods.ok) {
+		family(p, "vpsbench_cpu_throttled_periods", "gauge",
+		       "cgroup CPU quota periods throttled during the cpu module");
+		sample(p, "", (double)c->throttled_periods.v, NULL);
+	}
+	if (c->throttled_s.ok) {
+		family(p, "vpsbench_cpu_throttled_seconds", "gauge",
+		       "CPU time the cgroup quota withheld during the cpu module, seconds");
+		sample(p, "", c->throttled_s.v, NULL);
+	}
+}
+
 static void grade_families(struct prom *p)
 {
 	const struct grade_result *g = &p->rep->grade;
@@ -270,6 +326,7 @@ int render_prom(FILE *f, const struct bench_report *rep, const struct bench_plan
 	run_families(&p, plan);
 	sys_families(&p);
 	io_families(&p);
+	cpu_families(&p);
 	grade_families(&p);
 	return p.err || ferror(f) ? -1 : 0;
 }

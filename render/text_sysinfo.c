@@ -59,7 +59,7 @@ static const char *arch_bits(const char *arch)
 	return "";
 }
 
-static void text_cpu(FILE *f, const struct sys_cpu *c, const struct render_style *st)
+static void text_sys_cpu(FILE *f, const struct sys_cpu *c, const struct render_style *st)
 {
 	char buf[160], cores[96], q[48] = "";
 
@@ -201,7 +201,7 @@ void text_sysinfo(FILE *f, const struct bench_report *rep, const struct render_s
 	char buf[160], b4[32], b6[32], la[64];
 
 	text_heading(f, st, "System");
-	text_cpu(f, &si->cpu, st);
+	text_sys_cpu(f, &si->cpu, st);
 	text_mem(f, &si->mem, st);
 	for (unsigned i = 0; i < si->ndirs; i++)
 		text_dir(f, &si->dirs[i], st);

@@ -1,0 +1,195 @@
+/*
+ * cpu_pool.c — the timed thread pass behind every CPU figure: threads
+ * pinned one per CPU of the affinity mask, a start line, a stop flag
+ * checked before each unit (as sysbench checks before each event, so a
+ * pass overshoots its time by less than one unit), and the wall clock
+ * from the release to the last join.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/clock.h"
+#include "cpu_pool.h"
+
+struct pool;
+
+struct worker {
+	pthread_t tid;
+	struct pool *p;
+	int cpu;              /* pinned to this CPU, -1 = not pinned */
+	bool pinned;
+	uint64_t count;
+	double cpu_s;         /* CPU time the thread got while running units */
+	int rc;
+	char err[160];
+};
+
+struct pool {
+	const struct cpu_work *work;
+	atomic_uint ready;
+	atomic_int go;        /* 1 = run, -1 = abandon */
+	atomic_int stop;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+};
+
+static double thread_cpu_s(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) < 0)
+		return 0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct pool *p = w->p;
+	void *state = NULL;
+	uint64_t count = 0;
+
+	if (w->cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(w->cpu, &set);
+		w->pinned = pthread_setaffinity_np(pthread_self(), sizeof(set), &set) == 0;
+	}
+	if (p->work->init)
+		w->rc = p->work->init(&state, p->work->arg, w->err, sizeof(w->err));
+	pthread_mutex_lock(&p->mu);
+	atomic_fetch_add(&p->ready, 1);
+	pthread_cond_broadcast(&p->cv);
+	while (atomic_load(&p->go) == 0)
+		pthread_cond_wait(&p->cv, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+	if (w->rc == 0 && atomic_load(&p->go) > 0) {
+		double c0 = thread_cpu_s();
+
+		while (!atomic_load_explicit(&p->stop, memory_order_relaxed)) {
+			if (p->work->unit(state, p->work->arg, &count, w->err, sizeof(w->err)) < 0) {
+				w->rc = -1;
+				break;
+			}
+		}
+		w->cpu_s = thread_cpu_s() - c0;
+	}
+	w->count = count;
+	if (p->work->fini)
+		p->work->fini(state);
+	return NULL;
+}
+
+/* The CPUs of the affinity mask, in order; their number (0 on failure). */
+static unsigned affinity_list(int *cpus, unsigned max)
+{
+	cpu_set_t set;
+	unsigned n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		return 0;
+	for (int c = 0; c < CPU_SETSIZE && n < max; c++)
+		if (CPU_ISSET(c, &set))
+			cpus[n++] = c;
+	return n;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+int cpu_pool_run(const struct bench_ctx *ctx, unsigned n, double seconds,
+		 const struct cpu_work *work, struct cpu_pass_out *out, double *tl, unsigned *ntl)
+{
+	static int cpus[CPU_SETSIZE];
+	struct pool p = { .work = work };
+	struct worker *w;
+	unsigned ncpu, started = 0;
+	struct cpu_ticks t_prev, t_now;
+	double t0, t1, next;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	w = calloc(n, sizeof(*w));
+	if (!w) {
+		snprintf(out->err, sizeof(out->err), "cannot allocate %u workers: %s", n,
+			 strerror(ENOMEM));
+		return -1;
+	}
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
+	ncpu = affinity_list(cpus, CPU_SETSIZE);
+	for (unsigned i = 0; i < n; i++) {
+		int e;
+
+		w[i].p = &p;
+		/* one thread per CPU; more threads than CPUs: the scheduler places them */
+		w[i].cpu = n <= ncpu ? cpus[i] : -1;
+		e = pthread_create(&w[i].tid, NULL, worker_main, &w[i]);
+		if (e != 0) {
+			snprintf(out->err, sizeof(out->err), "pthread_create (thread %u of %u): %s",
+				 i + 1, n, strerror(e));
+			rc = -1;
+			break;
+		}
+		started++;
+	}
+	pthread_mutex_lock(&p.mu);
+	while (atomic_load(&p.ready) < started)
+		pthread_cond_wait(&p.cv, &p.mu);
+	atomic_store(&p.go, rc == 0 ? 1 : -1);
+	pthread_cond_broadcast(&p.cv);
+	t0 = mono_s();
+	pthread_mutex_unlock(&p.mu);
+
+	if (rc == 0) {
+		cpu_ticks_read(ctx->root, &t_prev);
+		next = t0 + 1.0;
+		for (;;) {
+			double now = mono_s(), wake = next < t0 + seconds ? next : t0 + seconds;
+
+			if (now >= t0 + seconds || bench_stopped(ctx))
+				break;
+			sleep_s(wake - now > 0.1 ? 0.1 : wake - now);
+			if (tl && ntl && mono_s() >= next) {
+				cpu_ticks_read(ctx->root, &t_now);
+				struct mdbl s = cpu_steal_pct(&t_prev, &t_now);
+
+				if (*ntl < CPU_TL_MAX && s.ok)
+					tl[(*ntl)++] = s.v;
+				t_prev = t_now;
+				next += 1.0;
+			}
+		}
+		out->complete = !bench_stopped(ctx);
+	}
+	atomic_store(&p.stop, 1);
+	out->pinned = started > 0;
+	for (unsigned i = 0; i < started; i++) {
+		pthread_join(w[i].tid, NULL);
+		out->count += w[i].count;
+		out->cpu_seconds += w[i].cpu_s;
+		out->pinned &= w[i].pinned;
+		if (w[i].rc != 0 && !out->err[0])
+			snprintf(out->err, sizeof(out->err), "%s", w[i].err[0] ? w[i].err : "thread failed");
+	}
+	t1 = mono_s();
+	out->seconds = t1 - t0;
+	if (out->err[0])
+		rc = -1;
+	pthread_cond_destroy(&p.cv);
+	pthread_mutex_destroy(&p.mu);
+	free(w);
+	return rc;
+}

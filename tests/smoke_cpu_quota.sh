@@ -1,0 +1,92 @@
+#!/bin/bash
+# smoke_cpu_quota.sh — root: the cpu module inside a cgroup with a CPU
+# quota of 0.5 CPU (v2 cpu.max "50000 100000", or v1 cfs_quota_us 50000 /
+# cfs_period_us 100000). It must report one effective thread (from the
+# quota), the quota, and throttling; and its events/s must be about half a
+# CPU's worth: half of an unconstrained 1-thread run's events/s. Those two
+# need the machine to give a free thread most of a CPU: when the free run
+# got less than 0.8 CPU (a loaded machine) they are skipped, saying so.
+. tests/lib.sh
+if ! t_is_root; then
+	t_skip quota_half_cpu "needs root (cgroups)"
+	t_summary smoke_cpu_quota
+	exit 0
+fi
+base=$(t_tmpdir)
+cg=""
+cleanup() {
+	[ -n "$cg" ] && [ -d "$cg" ] && rmdir "$cg" 2>/dev/null
+	rm -rf "$base"
+}
+trap cleanup EXIT
+
+# where the cpu controller is: cgroup2 with cpu available, else v1 "cpu"
+ver=""
+v2=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+if [ -n "$v2" ] && grep -qw cpu "$v2/cgroup.controllers" 2>/dev/null; then
+	ver=2
+	grep -qw cpu "$v2/cgroup.subtree_control" || echo +cpu > "$v2/cgroup.subtree_control" 2>/dev/null
+	cg=$v2/vpsbench-quota-$$
+else
+	v1=$(awk '{ split($0, a, " - "); split(a[2], b, " "); if (b[1] == "cgroup" && b[3] ~ /(^|,)cpu(,|$)/) { print $5; exit } }' /proc/self/mountinfo)
+	[ -n "$v1" ] && { ver=1; cg=$v1/vpsbench-quota-$$; }
+fi
+if [ -z "$ver" ] || ! mkdir "$cg" 2>/dev/null; then
+	cg=""
+	t_skip quota_half_cpu "no writable cgroup cpu controller"
+	t_summary smoke_cpu_quota
+	exit 0
+fi
+if [ "$ver" = 2 ]; then
+	echo "50000 100000" > "$cg/cpu.max"
+else
+	echo 100000 > "$cg/cpu.cfs_period_us" && echo 50000 > "$cg/cpu.cfs_quota_us"
+fi
+
+# run a command (in cgroup $1 if given) and print the children's CPU seconds / wall seconds
+share_run() {
+	python3 - "$@" <<'PY'
+import os, resource, subprocess, sys, time
+cg, out, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+def pre():
+    if cg:
+        with open(os.path.join(cg, "cgroup.procs"), "w") as f:
+            f.write(str(os.getpid()))
+t0 = time.monotonic()
+with open(out, "w") as f:
+    subprocess.run(args, stdout=f, stderr=subprocess.DEVNULL, preexec_fn=pre)
+wall = time.monotonic() - t0
+ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("%.3f" % ((ru.ru_utime + ru.ru_stime) / wall))
+PY
+}
+
+free=$(share_run "" "$base/free.json" "$VPSBENCH" --only cpu --cpu-time 2 --cpu-threads 1 --json --quiet)
+quota=$(share_run "$cg" "$base/q.json" "$VPSBENCH" --only cpu --cpu-time 2 --json --quiet)
+echo "  cgroup v$ver; CPU share: free run $free, quota run $quota"
+C="j['cpu']"
+if t_json "$base/q.json" \
+	"j['modules']['cpu']['status'] == 'ok'" \
+	"${C}['quota_cpus'] == 0.5 and ${C}['threads'] == 1 and ${C}['threads_source'] == 'cgroup quota'" \
+	"${C}['prime']['multi']['threads'] == 1 and ${C}['cgroup_version'] == $ver" \
+	"${C}['throttled_periods'] is not None and ${C}['nr_periods'] is not None"
+then t_ok quota_one_thread; else t_fail quota_one_thread; fi
+python3 -c "import sys; sys.exit(not float(sys.argv[1]) <= 0.56)" "$quota" &&
+	t_ok quota_enforced || t_fail quota_enforced "the quota run used $quota CPU"
+
+if python3 -c "import sys; sys.exit(not float(sys.argv[1]) >= 0.8)" "$free"; then
+	t_json "$base/q.json" "${C}['throttled_periods'] > 0 and ${C}['throttled_s'] > 0" &&
+		t_ok quota_throttling_seen || t_fail quota_throttling_seen
+	ratio=$(python3 -c '
+import json, sys
+q = json.load(open(sys.argv[1]))["cpu"]["prime"]["multi"]["events_per_s"]
+f = json.load(open(sys.argv[2]))["cpu"]["prime"]["single"]["events_per_s"]
+print("%.3f" % (q / f))' "$base/q.json" "$base/free.json")
+	echo "  events/s under the quota / free 1-thread events/s = $ratio"
+	python3 -c "import sys; sys.exit(not 0.35 <= float(sys.argv[1]) <= 0.65)" "$ratio" &&
+		t_ok quota_half_cpu || t_fail quota_half_cpu "ratio $ratio"
+else
+	t_skip quota_throttling_seen "machine loaded: a free thread got only $free CPU"
+	t_skip quota_half_cpu "machine loaded: a free thread got only $free CPU"
+fi
+t_summary smoke_cpu_quota
