@@ -18,6 +18,7 @@
 /* The one registry list: order is run order. */
 #define BENCH_MODULES(X) \
 	X(sysinfo)       \
+	X(mem)           \
 	X(seq)           \
 	X(rand)
 

@@ -60,6 +60,10 @@ struct bench_opts {
 	bool seq_direct;
 	bool zero_fill;
 
+	/* mem */
+	struct opt_u64 mem_size;    /* bytes per array */
+	struct opt_u64 mem_threads;
+
 	/* grading */
 	const char *thresholds;   /* JSON tiers file */
 	const char *require;      /* "metric>=N,..." */

@@ -12,7 +12,7 @@
 #define AT(b, t, l, m) { .bound = b, .tier = t, .label = l, .meaning = m }
 
 static const struct grade_table builtin = {
-	.n = 6,
+	.n = 9,
 	.def = {
 		{ "seq_write_mbps", "MB/s", "sequential write, fdatasync included (dd conv=fdatasync)",
 		  true, 5, {
@@ -57,12 +57,36 @@ static const struct grade_table builtin = {
 			OPEN("drop", "drop", "speed fell during the pass: burst credits running out or throttling"),
 			AT(0.7, "steady", "no drop", "no drop during the pass"),
 		} },
+		/* DRAM bandwidth: DDR4-2133 one channel ~17 GB/s, two ~35, DDR5-4800 one ~51
+		 * (goecs's tiers, here on STREAM's Triad, arrays >= 4x LLC only) */
+		{ "mem_triad_mbps", "MB/s", "STREAM-variant Triad, all threads, arrays >= 4x LLC",
+		  true, 5, {
+			OPEN("below_ddr4", "below one DDR4 channel", "slow or shared memory"),
+			AT(17000, "ddr4_1ch", "one DDR4 channel", "like one channel of DDR4"),
+			AT(35000, "ddr4_2ch", "dual-channel DDR4", "like two channels of DDR4"),
+			AT(51000, "ddr5_1ch", "DDR5", "like one channel of DDR5"),
+			AT(78000, "ddr5_2ch", "dual-channel DDR5", "like two channels of DDR5 or more"),
+		} },
+		{ "mem_triad_1t_mbps", "MB/s", "STREAM-variant Triad, one thread, arrays >= 4x LLC",
+		  true, 2, {
+			OPEN("oversold", "likely oversold or throttled", "one core streams under 10 GB/s"),
+			AT(10000, "normal", "normal", "one core streams at least 10 GB/s"),
+		} },
+		{ "mem_latency_ns", "ns", "DRAM load-to-use latency, pointer chase past 4x LLC, 4 KiB pages",
+		  false, 4, {
+			OPEN("slow", "slow", "far or overloaded memory"),
+			AT(150, "acceptable", "acceptable", "typical of a busy virtualised host"),
+			AT(110, "good", "good", "typical server DRAM seen from a VM"),
+			AT(80, "excellent", "excellent", "close to bare-metal DRAM latency"),
+		} },
 	},
 };
 
 const char *const grade_metric_names[] = {
 	"seq_write_mbps", "seq_read_mbps", "rand_iops", "rand_read_iops", "rand_write_iops",
-	"lat_p50_ms", "lat_p99_ms", "rand_cov_pct", "rand_tail_ratio", NULL,
+	"lat_p50_ms", "lat_p99_ms", "rand_cov_pct", "rand_tail_ratio",
+	"mem_triad_mbps", "mem_triad_1t_mbps", "mem_copy_mbps", "mem_latency_ns",
+	"mem_latency_huge_ns", NULL,
 };
 
 const char *const grade_metric_descs[] = {
@@ -75,6 +99,11 @@ const char *const grade_metric_descs[] = {
 	"p99 clat of the 4k randread qd1 pass, ms",
 	"coefficient of variation of per-second IOPS, %",
 	"last-third / first-third per-second IOPS ratio",
+	"STREAM-variant Triad, all threads, MB/s",
+	"STREAM-variant Triad, one thread, MB/s",
+	"STREAM-variant Copy, all threads, MB/s",
+	"DRAM latency (past 4x LLC), 4 KiB pages, ns",
+	"DRAM latency (past 4x LLC), huge pages, ns",
 	NULL,
 };
 
