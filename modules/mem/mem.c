@@ -47,6 +47,11 @@ static void size_arrays(const struct bench_ctx *ctx, struct mem_result *r)
 			 "the three arrays may take %" PRIu64 " MiB (%s)", r->budget_bytes >> 20,
 			 h->cg_limit.ok && r->budget_bytes < (h->avail.ok ? h->avail.v / 4 : UINT64_MAX) ?
 			 "half the memory cgroup's room" : "a quarter of available memory");
+	else if (r->array_bytes < MEM_LLC_FACTOR * r->llc_used)
+		snprintf(r->cap_reason, sizeof(r->cap_reason), "--mem-size %" PRIu64 " MiB",
+			 r->array_bytes >> 20);
+	/* STREAM's rule: below 4x LLC the figures include cache, whatever the cause */
+	r->capped = r->array_bytes < MEM_LLC_FACTOR * r->llc_used;
 }
 
 static void *map_array(size_t len)

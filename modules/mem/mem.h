@@ -90,7 +90,7 @@ struct mem_result {
 	uint64_t want_bytes;               /* per array: 4x LLC, or --mem-size */
 	uint64_t array_bytes;              /* per array, after the caps */
 	uint64_t budget_bytes;             /* what all arrays together may take */
-	bool capped;                       /* smaller than 4x LLC: figures include cache */
+	bool capped;                       /* arrays < 4x LLC (budget or --mem-size): include cache */
 	char cap_reason[160];
 	unsigned threads;                  /* N of the N-thread run */
 	struct mem_stream st[2];           /* [0] 1 thread, [1] N threads */
@@ -133,7 +133,8 @@ unsigned mem_lat_sizes(uint64_t max, uint64_t *size, unsigned cap);
  * 2 L2 .. LLC/2, DRAM of sizes >= 4 LLC. Unknown sizes: DRAM of sizes >=
  * 4x llc_hint (the LLC size assumed), and below that the flat runs of the
  * curve (every point within 20% of the run's lowest) in order: the first
- * L1 when it starts at the smallest size, then L2, the last LLC.
+ * L1 when it starts at the smallest size, then L2, the last LLC (runs that
+ * start past llc_hint are the way up to DRAM and are not named).
  */
 void mem_plateaus(const uint64_t *size, const double *ns, unsigned n, uint64_t l1d,
 		  uint64_t l2, uint64_t llc, uint64_t llc_hint, struct mdbl out[MEM_NLEVELS]);

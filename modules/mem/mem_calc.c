@@ -182,6 +182,9 @@ void mem_plateaus(const uint64_t *size, const double *ns, unsigned n, uint64_t l
 		}
 		i = j + 1;
 	}
+	/* a run that starts past the LLC is the way up to DRAM, not a cache */
+	while (nr > 0 && size[start[nr - 1]] > llc_hint)
+		nr--;
 	if (nr == 0)
 		return;
 	first_mid = 0;
