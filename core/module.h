@@ -21,6 +21,7 @@
 #define BENCH_MODULES(X) \
 	X(sysinfo)       \
 	X(cpu)           \
+	X(mem)           \
 	X(seq)           \
 	X(rand)
 

@@ -49,7 +49,7 @@ static const struct opt_def opt_table[] = {
 	{ "dir", OK_DIR, 0, 0, 0, NULL, "PATH",
 	  "directory to test in; repeatable (default: .)" },
 	{ "only", OK_MODLIST, OFF(only_mask), 0, 0, NULL, "LIST",
-	  "run only these modules: sysinfo,cpu,seq,rand" },
+	  "run only these modules: sysinfo,cpu,mem,seq,rand" },
 	{ "skip", OK_MODLIST, OFF(skip_mask), 0, 0, NULL, "LIST",
 	  "do not run these modules" },
 	{ "profile", OK_STR, OFF(profile), 0, 0, NULL, "NAME|FILE",
@@ -112,6 +112,11 @@ static const struct opt_def opt_table[] = {
 	  "primes below N per event, 3-10000000 (default: 10000)" },
 	{ "cpu-threads", OK_UINT, OFF(cpu_threads), 1, 1024, NULL, "N",
 	  "threads of the multi pass, 1-1024 (default: effective CPUs)" },
+	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL, "Memory (mem)" },
+	{ "mem-size", OK_SIZE, OFF(mem_size), 1ULL << 20, 1ULL << 50, NULL, "SIZE",
+	  "bytes per STREAM array, 1M to available memory (default: 4x LLC)" },
+	{ "mem-threads", OK_UINT, OFF(mem_threads), 1, 1024, NULL, "N",
+	  "threads of the multi-thread run, 1-1024 (default: usable CPUs)" },
 	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL, "Grading" },
 	{ "thresholds", OK_STR, OFF(thresholds), 0, 0, NULL, "FILE",
 	  "JSON tiers replacing or extending the built-in ones" },
@@ -234,7 +239,7 @@ static int apply(const struct opt_def *d, const char *arg, struct bench_opts *o)
 	}
 	case OK_MODLIST:
 		if (parse_modlist(arg, (unsigned *)(base + d->off)) < 0) {
-			usage_error("--%s takes a comma list of modules from sysinfo,cpu,seq,rand, not '%s'",
+			usage_error("--%s takes a comma list of modules from sysinfo,cpu,mem,seq,rand, not '%s'",
 				    d->name, arg);
 			return 1;
 		}
@@ -292,6 +297,25 @@ static int apply(const struct opt_def *d, const char *arg, struct bench_opts *o)
 	default:
 		return 0;
 	}
+}
+
+/* MemAvailable in bytes (below VPSBENCH_ROOT in tests), 0 when unknown. */
+static uint64_t mem_available(void)
+{
+	const char *root = getenv("VPSBENCH_ROOT");
+	char path[4096], line[256];
+	unsigned long long kb = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/meminfo", root ? root : "");
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return (uint64_t)kb * 1024;
 }
 
 int options_parse(int argc, char **argv, struct bench_opts *o)
@@ -367,6 +391,16 @@ int options_parse(int argc, char **argv, struct bench_opts *o)
 	if (optind < argc) {
 		usage_error("unexpected argument '%s'%s", argv[optind], "");
 		return 1;
+	}
+	if (o->mem_size.set && !want_help && !want_version) {
+		uint64_t avail = mem_available();
+		char lim[64];
+
+		if (avail && o->mem_size.v > avail) {
+			snprintf(lim, sizeof(lim), "%llu MiB", (unsigned long long)(avail >> 20));
+			usage_error("--mem-size is more than the available memory (%s)%s", lim, "");
+			return 1;
+		}
 	}
 	if (want_help) {
 		o->show_help = true; /* bench.c prints it: the metric list is grade's */

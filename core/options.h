@@ -64,6 +64,9 @@ struct bench_opts {
 	struct opt_u64 cpu_time_ns;
 	struct opt_u64 cpu_max_prime;
 	struct opt_u64 cpu_threads;
+	/* mem */
+	struct opt_u64 mem_size;    /* bytes per array */
+	struct opt_u64 mem_threads;
 
 	/* grading */
 	const char *thresholds;   /* JSON tiers file */

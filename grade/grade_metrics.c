@@ -322,6 +322,60 @@ static void collect_cpu(const struct bench_report *rep, struct metric_set *ms)
 		set_why(st, "/proc/stat unreadable or without a steal field: unknown");
 }
 
+/* The N-thread run when there is one, else the 1-thread run. */
+static const struct mem_stream *mem_all_threads(const struct mem_result *m)
+{
+	return m->st[1].present ? &m->st[1] : m->st[0].present ? &m->st[0] : NULL;
+}
+
+static void mem_bw(struct metric *x, const struct mem_stream *s, int k, const char *capped)
+{
+	if (capped)
+		set_why(x, capped);
+	else if (!s || !s->mbps[k].ok)
+		set_why(x, "the STREAM run has no figure");
+	else if (!s->validated)
+		set_why(x, "the STREAM check failed");
+	else
+		set_value(x, s->mbps[k].v, -1);
+}
+
+static void collect_mem(const struct bench_report *rep, struct metric_set *ms)
+{
+	const struct mem_result *m = &rep->mem;
+	bool sel = rep->outcome[MOD_mem].status != BENCH_NOT_RUN;
+	struct metric *tr = add(ms, "mem_triad_mbps", sel), *t1 = add(ms, "mem_triad_1t_mbps", sel),
+		      *cp = add(ms, "mem_copy_mbps", sel), *lat[2] = { add(ms, "mem_latency_ns", sel),
+		      add(ms, "mem_latency_huge_ns", sel) };
+	const char *capped = m->capped ? "arrays smaller than 4x LLC: figures include cache" : NULL;
+	char why[320];
+
+	if (rep->outcome[MOD_mem].status != BENCH_OK) {
+		module_why(rep, MOD_mem, why, sizeof(why));
+		set_why(tr, why);
+		set_why(t1, why);
+		set_why(cp, why);
+		set_why(lat[0], why);
+		set_why(lat[1], why);
+		return;
+	}
+	mem_bw(tr, mem_all_threads(m), MEM_TRIAD, capped);
+	mem_bw(cp, mem_all_threads(m), MEM_COPY, capped);
+	mem_bw(t1, m->st[0].present ? &m->st[0] : NULL, MEM_TRIAD, capped);
+	for (int k = 0; k < 2; k++) {
+		const struct mem_curve *c = &m->lat[k];
+
+		if (!c->present)
+			set_why(lat[k], c->reason[0] ? c->reason : "not measured");
+		else if (k == 1 && c->huge_used != MB_TRUE)
+			set_why(lat[k], "no huge pages backed the buffer");
+		else if (!c->level_ns[MEM_DRAM].ok)
+			set_why(lat[k], "the curve did not reach 4x LLC (arrays capped)");
+		else
+			set_value(lat[k], c->level_ns[MEM_DRAM].v, -1);
+	}
+}
+
 void grade_collect(const struct bench_report *rep, const struct bench_plan *plan,
 		   struct metric_set *ms)
 {
@@ -330,4 +384,5 @@ void grade_collect(const struct bench_report *rep, const struct bench_plan *plan
 	collect_seq(rep, ms);
 	collect_rand(rep, ms);
 	collect_cpu(rep, ms);
+	collect_mem(rep, ms);
 }

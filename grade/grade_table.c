@@ -11,8 +11,8 @@
 #define OPEN(t, l, m) { .open = true, .tier = t, .label = l, .meaning = m }
 #define AT(b, t, l, m) { .bound = b, .tier = t, .label = l, .meaning = m }
 
+/* .n is counted by grade_builtin_table(): a new entry needs no count kept by hand */
 static const struct grade_table builtin = {
-	.n = 9,
 	.def = {
 		{ "seq_write_mbps", "MB/s", "sequential write, fdatasync included (dd conv=fdatasync)",
 		  true, 5, {
@@ -80,13 +80,37 @@ static const struct grade_table builtin = {
 			AT(5, "some", "some steal", "some contention on the host"),
 			AT(1, "low", "low", "the CPU time is yours"),
 		} },
+		/* DRAM bandwidth: DDR4-2133 one channel ~17 GB/s, two ~35, DDR5-4800 one ~51
+		 * (goecs's tiers, here on STREAM's Triad, arrays >= 4x LLC only) */
+		{ "mem_triad_mbps", "MB/s", "STREAM-variant Triad, all threads, arrays >= 4x LLC",
+		  true, 5, {
+			OPEN("below_ddr4", "below one DDR4 channel", "slow or shared memory"),
+			AT(17000, "ddr4_1ch", "one DDR4 channel", "like one channel of DDR4"),
+			AT(35000, "ddr4_2ch", "dual-channel DDR4", "like two channels of DDR4"),
+			AT(51000, "ddr5_1ch", "DDR5", "like one channel of DDR5"),
+			AT(78000, "ddr5_2ch", "dual-channel DDR5", "like two channels of DDR5 or more"),
+		} },
+		{ "mem_triad_1t_mbps", "MB/s", "STREAM-variant Triad, one thread, arrays >= 4x LLC",
+		  true, 2, {
+			OPEN("oversold", "likely oversold or throttled", "one core streams under 10 GB/s"),
+			AT(10000, "normal", "normal", "one core streams at least 10 GB/s"),
+		} },
+		{ "mem_latency_ns", "ns", "DRAM load-to-use latency, pointer chase past 4x LLC, 4 KiB pages",
+		  false, 4, {
+			OPEN("slow", "slow", "far or overloaded memory"),
+			AT(150, "acceptable", "acceptable", "typical of a busy virtualised host"),
+			AT(110, "good", "good", "typical server DRAM seen from a VM"),
+			AT(80, "excellent", "excellent", "close to bare-metal DRAM latency"),
+		} },
 	},
 };
 
 const char *const grade_metric_names[] = {
 	"seq_write_mbps", "seq_read_mbps", "rand_iops", "rand_read_iops", "rand_write_iops",
 	"lat_p50_ms", "lat_p99_ms", "rand_cov_pct", "rand_tail_ratio",
-	"cpu_single_eps", "cpu_multi_eps", "cpu_scaling", "cpu_steal_pct", NULL,
+	"cpu_single_eps", "cpu_multi_eps", "cpu_scaling", "cpu_steal_pct",
+	"mem_triad_mbps", "mem_triad_1t_mbps", "mem_copy_mbps", "mem_latency_ns",
+	"mem_latency_huge_ns", NULL,
 };
 
 const char *const grade_metric_descs[] = {
@@ -103,10 +127,22 @@ const char *const grade_metric_descs[] = {
 	"prime events/s on N threads (effective CPUs)",
 	"N-thread / 1-thread events/s (about 1: concurrency capped)",
 	"CPU steal during the cpu module, % (from /proc/stat)",
+	"STREAM-variant Triad, all threads, MB/s",
+	"STREAM-variant Triad, one thread, MB/s",
+	"STREAM-variant Copy, all threads, MB/s",
+	"DRAM latency (past 4x LLC), 4 KiB pages, ns",
+	"DRAM latency (past 4x LLC), huge pages, ns",
 	NULL,
 };
 
 const struct grade_table *grade_builtin_table(void)
 {
-	return &builtin;
+	static struct grade_table t;
+
+	if (!t.n) {
+		t = builtin;
+		while (t.n < GRADE_MAX_METRICS && t.def[t.n].metric[0])
+			t.n++;
+	}
+	return &t;
 }

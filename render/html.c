@@ -815,6 +815,8 @@ int render_html(FILE *f, const struct bench_report *rep, const struct bench_plan
 	html_grades(f, rep);
 	if (render_section_ran(rep, MOD_cpu))
 		html_cpu(f, rep);
+	if (render_section_ran(rep, MOD_mem))
+		html_mem(f, rep);
 	if (render_section_ran(rep, MOD_seq))
 		html_seq(f, rep, plan);
 	if (render_section_ran(rep, MOD_rand))

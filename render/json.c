@@ -67,6 +67,8 @@ char *render_json(const struct bench_report *rep, const struct bench_plan *plan)
 		cJSON_AddItemToObject(root, "sysinfo", json_sysinfo(rep));
 	if (render_section_ran(rep, MOD_cpu))
 		cJSON_AddItemToObject(root, "cpu", json_cpu(rep));
+	if (render_section_ran(rep, MOD_mem))
+		cJSON_AddItemToObject(root, "mem", json_mem(rep));
 	if (render_section_ran(rep, MOD_seq))
 		cJSON_AddItemToObject(root, "seq", json_seq(rep, plan));
 	if (render_section_ran(rep, MOD_rand))

@@ -121,6 +121,8 @@ void progress_plan_work(const struct bench_ctx *ctx, int mod, uint64_t *bytes, u
 	if (mod == MOD_seq) {
 		/* the runs, then one read of the last file */
 		*bytes = (uint64_t)ndirs * ((uint64_t)pl->seq.runs + 1) * pl->seq.size;
+	} else if (mod == MOD_mem) {
+		*ns = MEM_PLANNED_NS;
 	} else if (mod == MOD_rand) {
 		for (unsigned i = 0; i < pl->nrand; i++) {
 			if (pl->rand[i].size > maxsz)

@@ -300,6 +300,51 @@ static void cpu_families(struct prom *p)
 	}
 }
 
+/* mem: STREAM-variant rates per kernel and thread count, latency plateaus, cache-heavy sysbench-style rates. */
+static void mem_families(struct prom *p)
+{
+	const struct mem_result *m = &p->rep->mem;
+	char th[16];
+
+	if (!render_section_ran(p->rep, MOD_mem) || !m->array_bytes)
+		return;
+	family(p, "vpsbench_mem_array_bytes", "gauge",
+	       "bytes per STREAM array; capped=1: smaller than 4x LLC, figures include cache");
+	sample(p, "", (double)m->array_bytes, "capped", m->capped ? "1" : "0", NULL);
+	if (m->st[0].present) {
+		family(p, "vpsbench_mem_stream_bytes_per_second", "gauge",
+		       "based on a variant of the STREAM benchmark: best of 10 reps, STREAM's words per element");
+		for (int t = 0; t < 2; t++)
+			for (int k = 0; k < MEM_NKERNELS && m->st[t].present; k++) {
+				if (!m->st[t].mbps[k].ok)
+					continue;
+				snprintf(th, sizeof(th), "%u", m->st[t].threads);
+				sample(p, "", m->st[t].mbps[k].v * 1e6, "kernel", mem_kernel_names[k],
+				       "threads", th, NULL);
+			}
+	}
+	if (m->lat[0].present || m->lat[1].present) {
+		family(p, "vpsbench_mem_latency_seconds", "gauge",
+		       "pointer-chase load-to-use latency of each plateau");
+		for (int c = 0; c < 2; c++)
+			for (int l = 0; l < MEM_NLEVELS && m->lat[c].present; l++)
+				if (m->lat[c].level_ns[l].ok)
+					sample(p, "", m->lat[c].level_ns[l].v / 1e9, "pages",
+					       m->lat[c].huge ? "huge" : "4k", "level", mem_level_names[l], NULL);
+	}
+	if (m->sb.read_mibps.ok || m->sb.write_mibps.ok) {
+		family(p, "vpsbench_mem_sysbench_bytes_per_second", "gauge",
+		       "sysbench-memory-style 1 MiB blocks, 1 thread: cache-heavy");
+		if (m->sb.read_mibps.ok)
+			sample(p, "", m->sb.read_mibps.v * 1048576.0, "op", "read", NULL);
+		if (m->sb.write_mibps.ok)
+			sample(p, "", m->sb.write_mibps.v * 1048576.0, "op", "write", NULL);
+	}
+	family(p, "vpsbench_mem_oversell_signs", "gauge",
+	       "oversell signs seen: balloon, KSM, swap, swap-in, memory pressure");
+	sample(p, "", m->signs.nflags, NULL);
+}
+
 static void grade_families(struct prom *p)
 {
 	const struct grade_result *g = &p->rep->grade;
@@ -327,6 +372,7 @@ int render_prom(FILE *f, const struct bench_report *rep, const struct bench_plan
 	sys_families(&p);
 	io_families(&p);
 	cpu_families(&p);
+	mem_families(&p);
 	grade_families(&p);
 	return p.err || ferror(f) ? -1 : 0;
 }

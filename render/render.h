@@ -44,6 +44,9 @@ void text_rand(FILE *f, const struct bench_report *rep, const struct bench_plan 
 
 void text_cpu(FILE *f, const struct bench_report *rep, const struct render_style *st);
 
+/* --html: the memory section (html_mem.c). */
+void html_mem(FILE *f, const struct bench_report *rep);
+void text_memory(FILE *f, const struct bench_report *rep, const struct render_style *st);
 void text_grades(FILE *f, const struct bench_report *rep, const struct render_style *st);
 struct compare_result;
 void text_compare(FILE *f, const struct compare_result *c, const struct render_style *st);
@@ -65,6 +68,7 @@ void fmt_ns(char *buf, size_t n, double ns);
 /* Section renderers (JSON): each returns a new object, or NULL on no memory. */
 cJSON *json_sysinfo(const struct bench_report *rep);
 cJSON *json_seq(const struct bench_report *rep, const struct bench_plan *plan);
+cJSON *json_mem(const struct bench_report *rep);
 cJSON *json_rand(const struct bench_report *rep, const struct bench_plan *plan);
 cJSON *json_cpu(const struct bench_report *rep);
 /* Adds "grades", "verdict", "requirements" and "metrics" to the report root. */

@@ -24,6 +24,8 @@ void render_text(FILE *f, const struct bench_report *rep, const struct bench_pla
 		text_sysinfo(f, rep, st);
 	if (render_section_ran(rep, MOD_cpu))
 		text_cpu(f, rep, st);
+	if (render_section_ran(rep, MOD_mem))
+		text_memory(f, rep, st);
 	if (render_section_ran(rep, MOD_seq))
 		text_seq(f, rep, plan, st);
 	if (render_section_ran(rep, MOD_rand))

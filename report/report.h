@@ -17,6 +17,7 @@
 #include "modules/seq/seq.h"
 #include "modules/rand/rand.h"
 #include "modules/cpu/cpu.h"
+#include "modules/mem/mem.h"
 #include "grade/grade.h"
 
 
@@ -30,6 +31,7 @@ struct bench_report {
 	struct seq_result seq;
 	struct rand_result rand;
 	struct cpu_result cpu;
+	struct mem_result mem;
 	struct grade_result grade;            /* filled by bench.c after the modules */
 	struct bench_warnings warn;           /* modules add through ctx->warn */
 };

@@ -26,7 +26,7 @@ validate() { # NAME FILE...
 	if "$PY" $H/validate.py "$SCHEMA" "$@" > "$tmp/.val" 2>&1; then t_ok "$n"
 	else t_fail "$n" "$(head -c 600 "$tmp/.val")"; fi
 }
-short="--seq-size 64M --seq-runs 2 --size 16M --runtime 1 --ramp 0"
+short="--seq-size 64M --seq-runs 2 --size 16M --runtime 1 --ramp 0 --mem-size 2M"
 
 # 1. sysinfo only
 "$VPSBENCH" --quiet --only sysinfo --json > "$tmp/sys.json" 2>"$tmp/err"; rc=$?
@@ -92,7 +92,7 @@ fi
 
 # 4c. two dirs, --verify, the psync engine: seq.dirs[], verify objects
 mkdir -p "$tmp/d2"
-"$VPSBENCH" --quiet --dir "$tmp/d" --dir "$tmp/d2" --seq-size 64M --seq-runs 1 --size 8M \
+"$VPSBENCH" --quiet --dir "$tmp/d" --dir "$tmp/d2" --seq-size 64M --seq-runs 1 --size 8M --mem-size 2M \
 	--runtime 1 --ramp 0 --verify --engine psync --output "$tmp/multi.json" >/dev/null 2>&1; rc=$?
 [ $rc -eq 0 ] && t_ok multi_dir_rc || t_fail multi_dir_rc "rc=$rc"
 validate schema_multi_dir_verify "$tmp/multi.json"
@@ -152,7 +152,7 @@ check_yabs() { # NAME FILE
 [ $rc -eq 0 ] && check_yabs yabs_sysinfo "$tmp/y1.json" || t_fail yabs_sysinfo "rc=$rc"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit("fio" in d or "partition" in d)' \
 	"$tmp/y1.json" && t_ok yabs_no_fio_without_rand || t_fail yabs_no_fio_without_rand
-"$VPSBENCH" --quiet --profile yabs --skip seq --dir "$tmp/d" --size 16M --runtime 1 --ramp 0 \
+"$VPSBENCH" --quiet --profile yabs --skip seq,mem --dir "$tmp/d" --size 16M --runtime 1 --ramp 0 \
 	--format yabs > "$tmp/y2.json" 2>/dev/null; rc=$?
 [ $rc -eq 0 ] && check_yabs yabs_fio "$tmp/y2.json" || t_fail yabs_fio "rc=$rc"
 python3 -c '

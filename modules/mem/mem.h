@@ -1,0 +1,157 @@
+/*
+ * mem.h — the memory module: bandwidth based on a variant of the STREAM
+ * benchmark (Copy, Scale, Add, Triad; 1 and N pinned threads), dependent-
+ * load latency over a random cyclic permutation at sizes from 16 KiB past
+ * 4x the last-level cache (4 KiB pages and transparent huge pages), a
+ * sysbench-memory-comparable 1 MiB-block figure (cache-heavy), and the
+ * signs of an oversold host (balloon, KSM, swap-in, memory pressure).
+ */
+#ifndef VPSBENCH_MEM_H
+#define VPSBENCH_MEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/value.h"
+
+#define MEM_MIN_SIZE (1ULL << 20)      /* --mem-size floor, per array */
+#define MEM_ASSUMED_LLC (64ULL << 20)  /* LLC size when sysfs has none */
+#define MEM_LLC_FACTOR 4               /* STREAM: each array >= 4x the cache */
+#define MEM_REPS 11                    /* best of 10, the first skipped */
+#define MEM_STREAM_SCALAR 3.0
+#define MEM_MAX_SIZES 48
+#define MEM_LAT_MIN (16ULL << 10)
+#define MEM_SB_BLOCK (1ULL << 20)      /* sysbench --memory-block-size=1M */
+#define MEM_PLANNED_NS (10ULL * 1000000000ULL) /* progress estimate of a default run */
+
+enum mem_kernel { MEM_COPY = 0, MEM_SCALE, MEM_ADD, MEM_TRIAD, MEM_NKERNELS };
+enum mem_level { MEM_L1 = 0, MEM_L2, MEM_LLC, MEM_DRAM, MEM_NLEVELS };
+
+extern const char *const mem_kernel_names[MEM_NKERNELS];  /* "copy", ... */
+extern const unsigned mem_kernel_words[MEM_NKERNELS];     /* 2, 2, 3, 3 */
+extern const char *const mem_level_names[MEM_NLEVELS];    /* "L1", "L2", "LLC", "DRAM" */
+
+/* One STREAM run: all four kernels, `reps` times, on `threads` pinned threads. */
+struct mem_stream {
+	bool present;
+	unsigned threads;
+	unsigned reps;                     /* repetitions run (the first is not counted) */
+	bool validated;                    /* the arrays held STREAM's expected values after */
+	struct mdbl mbps[MEM_NKERNELS];    /* best rep, decimal MB/s */
+	struct mdbl avg_s[MEM_NKERNELS], min_s[MEM_NKERNELS], max_s[MEM_NKERNELS];
+};
+
+/* Latency versus working-set size on one page kind. */
+struct mem_curve {
+	bool present;
+	bool huge;                         /* MADV_HUGEPAGE asked for */
+	enum mbool huge_used;              /* AnonHugePages seen backing the buffer */
+	char reason[128];                  /* why absent or not huge */
+	unsigned n;
+	uint64_t size[MEM_MAX_SIZES];      /* bytes */
+	double ns[MEM_MAX_SIZES];          /* ns per dependent load */
+	struct mdbl level_ns[MEM_NLEVELS]; /* plateaus, unknown when not reached */
+};
+
+/* sysbench memory --memory-block-size=1M --memory-access-mode=seq, 1 thread. */
+struct mem_sysbench {
+	bool present;
+	struct mdbl read_mibps, write_mibps;
+	double seconds;                    /* per operation */
+};
+
+/* Oversell signs: unknown where the file is absent. */
+struct mem_signs {
+	enum mbool balloon;                /* virtio_balloon loaded */
+	enum mbool ksm_run;                /* /sys/kernel/mm/ksm/run = 1 */
+	struct mu64 ksm_pages_sharing;
+	struct mu64 swap_total, swap_used; /* bytes */
+	struct mu64 swapin_pages;          /* /proc/vmstat pswpin during the module */
+	struct mdbl swapin_per_s;
+	struct mdbl psi_some_avg10, psi_full_avg10;
+	struct mdbl psi_some_ms;           /* stall time during the module */
+	unsigned nflags;
+	char flags[6][96];                 /* what was seen, for people */
+};
+
+/* Cache sizes and the memory the arrays may take. */
+struct mem_host {
+	struct mu64 l1d, l2, llc;          /* bytes, from sysfs cache index dirs */
+	unsigned llc_level;
+	struct mu64 avail;                 /* MemAvailable */
+	struct mu64 cg_limit, cg_used;     /* memory cgroup limit and non-file usage */
+};
+
+struct mem_result {
+	struct mem_host host;
+	uint64_t llc_used;                 /* LLC size the sizing used (assumed when unknown) */
+	bool llc_assumed;
+	uint64_t want_bytes;               /* per array: 4x LLC, or --mem-size */
+	uint64_t array_bytes;              /* per array, after the caps */
+	uint64_t budget_bytes;             /* what all arrays together may take */
+	bool capped;                       /* arrays < 4x LLC (budget or --mem-size): include cache */
+	char cap_reason[160];
+	unsigned threads;                  /* N of the N-thread run */
+	struct mem_stream st[2];           /* [0] 1 thread, [1] N threads */
+	struct mem_curve lat[2];           /* [0] 4 KiB pages, [1] huge pages */
+	struct mem_sysbench sb;
+	struct mem_signs signs;
+};
+
+/* --- pure helpers (mem_calc.c), unit-tested in tests/test_mem.c --- */
+
+/* STREAM's rate: words x 8 bytes x n elements / seconds, in decimal MB/s. */
+double mem_mbps(unsigned words, uint64_t n, double seconds);
+
+/*
+ * Best (min) time over reps 1..nreps-1 (rep 0 is a warm-up), with avg and
+ * max of the same reps. Returns false when fewer than 2 reps.
+ */
+bool mem_best_of(const double *t, unsigned nreps, double *min, double *avg, double *max);
+
+/*
+ * Bytes per array: want (4x LLC or the override) unless the three arrays
+ * would pass budget; then budget/3 rounded down to 4 KiB (*capped).
+ * budget = min(avail / 4, cgroup room / 2); 0 avail or room = no such cap.
+ */
+uint64_t mem_budget(uint64_t avail, uint64_t cg_limit, uint64_t cg_used);
+uint64_t mem_array_bytes(uint64_t want, uint64_t budget, bool *capped);
+
+/* "32K", "1024 KB", "32M" as sysfs writes cache sizes; false when not one. */
+bool mem_parse_cache_size(const char *s, uint64_t *bytes);
+
+/*
+ * Sizes for the latency curve: 16 KiB upward by steps of 2^(1/2) (4 KiB
+ * aligned) up to max; returns how many (<= MEM_MAX_SIZES).
+ */
+unsigned mem_lat_sizes(uint64_t max, uint64_t *size, unsigned cap);
+
+/*
+ * Names the plateaus of a latency curve. With cache sizes known (0 =
+ * unknown): L1 = median of sizes <= L1d/2, L2 of 2 L1d .. L2/2, LLC of
+ * 2 L2 .. LLC/2, DRAM of sizes >= 4 LLC. Unknown sizes: DRAM of sizes >=
+ * 4x llc_hint (the LLC size assumed), and below that the flat runs of the
+ * curve (every point within 20% of the run's lowest) in order: the first
+ * L1 when it starts at the smallest size, then L2, the last LLC (runs that
+ * start past llc_hint are the way up to DRAM and are not named).
+ */
+void mem_plateaus(const uint64_t *size, const double *ns, unsigned n, uint64_t l1d,
+		  uint64_t l2, uint64_t llc, uint64_t llc_hint, struct mdbl out[MEM_NLEVELS]);
+
+/* Adds a flag line to signs (dropped when full). */
+void mem_flag(struct mem_signs *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* --- readers under root (mem_host.c), fixture-tested --- */
+
+void mem_read_host(const char *root, struct mem_host *h);
+/* Counters at the start; mem_signs_end adds the deltas over `seconds` and the flags. */
+struct mem_signs_start {
+	struct mu64 pswpin;
+	struct mdbl psi_some_total_us;
+};
+void mem_signs_begin(const char *root, struct mem_signs_start *s0);
+void mem_signs_end(const char *root, const struct mem_signs_start *s0, double seconds,
+		   struct mem_signs *s);
+
+#endif

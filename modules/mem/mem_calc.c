@@ -1,0 +1,210 @@
+/*
+ * mem_calc.c — the arithmetic of the mem module, kept pure so tests can
+ * check each figure against its raw parts: STREAM's MB/s, best-of-reps,
+ * array sizing and its caps, the latency sizes and the plateau names.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem.h"
+
+const char *const mem_kernel_names[MEM_NKERNELS] = { "copy", "scale", "add", "triad" };
+/* STREAM counts the words each kernel moves per element: c=a 2, b=s*c 2, c=a+b 3, a=b+s*c 3 */
+const unsigned mem_kernel_words[MEM_NKERNELS] = { 2, 2, 3, 3 };
+const char *const mem_level_names[MEM_NLEVELS] = { "L1", "L2", "LLC", "DRAM" };
+
+double mem_mbps(unsigned words, uint64_t n, double seconds)
+{
+	if (seconds <= 0)
+		return NAN;
+	return (double)words * (double)sizeof(double) * (double)n / seconds / 1e6;
+}
+
+bool mem_best_of(const double *t, unsigned nreps, double *min, double *avg, double *max)
+{
+	double sum = 0;
+
+	if (nreps < 2)
+		return false;
+	*min = *max = t[1];
+	for (unsigned i = 1; i < nreps; i++) {
+		sum += t[i];
+		if (t[i] < *min)
+			*min = t[i];
+		if (t[i] > *max)
+			*max = t[i];
+	}
+	*avg = sum / (nreps - 1);
+	return true;
+}
+
+uint64_t mem_budget(uint64_t avail, uint64_t cg_limit, uint64_t cg_used)
+{
+	uint64_t b = avail ? avail / 4 : UINT64_MAX;
+
+	if (cg_limit) {
+		uint64_t room = cg_limit > cg_used ? (cg_limit - cg_used) / 2 : 0;
+
+		if (room < b)
+			b = room;
+	}
+	return b;
+}
+
+uint64_t mem_array_bytes(uint64_t want, uint64_t budget, bool *capped)
+{
+	*capped = false;
+	want &= ~4095ULL;
+	if (budget == UINT64_MAX || want <= budget / 3)
+		return want;
+	*capped = true;
+	return (budget / 3) & ~4095ULL;
+}
+
+bool mem_parse_cache_size(const char *s, uint64_t *bytes)
+{
+	char *end;
+	unsigned long long v;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!isdigit((unsigned char)*s))
+		return false;
+	v = strtoull(s, &end, 10);
+	while (*end == ' ')
+		end++;
+	switch (toupper((unsigned char)*end)) {
+	case 'K': v <<= 10; end++; break;
+	case 'M': v <<= 20; end++; break;
+	case 'G': v <<= 30; end++; break;
+	case '\0': break;
+	default: return false;
+	}
+	if (toupper((unsigned char)*end) == 'B')
+		end++;
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end || v == 0)
+		return false;
+	*bytes = v;
+	return true;
+}
+
+unsigned mem_lat_sizes(uint64_t max, uint64_t *size, unsigned cap)
+{
+	unsigned n = 0;
+
+	/* 16K, 24K, 32K, 48K, ...: two points per doubling */
+	for (uint64_t p = MEM_LAT_MIN; p <= max && n < cap; p *= 2) {
+		size[n++] = p;
+		if (p + p / 2 <= max && n < cap)
+			size[n++] = p + p / 2;
+	}
+	if (n && size[n - 1] < max && n < cap && max - size[n - 1] >= size[n - 1] / 4)
+		size[n++] = max & ~4095ULL;
+	return n;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static struct mdbl median_of(const double *v, unsigned n)
+{
+	double t[MEM_MAX_SIZES];
+
+	if (n == 0 || n > MEM_MAX_SIZES)
+		return (struct mdbl){ 0, false };
+	memcpy(t, v, n * sizeof(*t));
+	qsort(t, n, sizeof(*t), cmp_dbl);
+	return mdbl_of(n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2);
+}
+
+/* Median latency of the points with lo <= size <= hi. */
+static struct mdbl range_median(const uint64_t *size, const double *ns, unsigned n, uint64_t lo,
+				uint64_t hi)
+{
+	double v[MEM_MAX_SIZES];
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < n && k < MEM_MAX_SIZES; i++)
+		if (size[i] >= lo && size[i] <= hi)
+			v[k++] = ns[i];
+	return median_of(v, k);
+}
+
+#define MEM_FLAT 1.20 /* a plateau: every point within 20% of the run's lowest */
+
+void mem_plateaus(const uint64_t *size, const double *ns, unsigned n, uint64_t l1d,
+		  uint64_t l2, uint64_t llc, uint64_t llc_hint, struct mdbl out[MEM_NLEVELS])
+{
+	unsigned start[MEM_MAX_SIZES], end[MEM_MAX_SIZES], nr = 0, i = 0, first_mid, below = 0;
+
+	for (int l = 0; l < MEM_NLEVELS; l++)
+		out[l] = (struct mdbl){ 0, false };
+	if (n == 0 || n > MEM_MAX_SIZES)
+		return;
+	if (l1d && l2 && llc && l1d < l2 && l2 < llc) {
+		out[MEM_L1] = range_median(size, ns, n, 0, l1d / 2 >= MEM_LAT_MIN ? l1d / 2 : l1d);
+		out[MEM_L2] = range_median(size, ns, n, 2 * l1d, l2 / 2);
+		out[MEM_LLC] = range_median(size, ns, n, 2 * l2, llc / 2);
+		out[MEM_DRAM] = range_median(size, ns, n, MEM_LLC_FACTOR * llc, UINT64_MAX);
+		return;
+	}
+	/* no cache sizes: DRAM past 4x the assumed LLC, the rest from the flat runs */
+	out[MEM_DRAM] = range_median(size, ns, n, MEM_LLC_FACTOR * llc_hint, UINT64_MAX);
+	while (below < n && size[below] < MEM_LLC_FACTOR * llc_hint)
+		below++;
+	while (i < below) {
+		unsigned j = i;
+		double lo = ns[i], hi = ns[i];
+
+		while (j + 1 < below) {
+			double nlo = ns[j + 1] < lo ? ns[j + 1] : lo;
+			double nhi = ns[j + 1] > hi ? ns[j + 1] : hi;
+
+			if (nlo <= 0 || nhi / nlo > MEM_FLAT)
+				break;
+			lo = nlo;
+			hi = nhi;
+			j++;
+		}
+		if (j > i) {
+			start[nr] = i;
+			end[nr++] = j;
+		}
+		i = j + 1;
+	}
+	/* a run that starts past the LLC is the way up to DRAM, not a cache */
+	while (nr > 0 && size[start[nr - 1]] > llc_hint)
+		nr--;
+	if (nr == 0)
+		return;
+	first_mid = 0;
+	if (start[0] == 0) {
+		out[MEM_L1] = median_of(ns, end[0] + 1);
+		first_mid = 1;
+	}
+	if (nr > first_mid)
+		out[MEM_L2] = median_of(ns + start[first_mid], end[first_mid] - start[first_mid] + 1);
+	if (nr > first_mid + 1)
+		out[MEM_LLC] = median_of(ns + start[nr - 1], end[nr - 1] - start[nr - 1] + 1);
+}
+
+void mem_flag(struct mem_signs *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->nflags >= sizeof(s->flags) / sizeof(s->flags[0]))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(s->flags[s->nflags++], sizeof(s->flags[0]), fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,153 @@
+/*
+ * mem_chase.c — load-to-use latency: a dependent-load pointer chase over a
+ * random cyclic permutation of the cache lines of a buffer (Sattolo's
+ * algorithm: one cycle through every line), one pointer per 64-byte line,
+ * so each load waits for the one before and hardware prefetch cannot
+ * guess the next line. Sizes go from 16 KiB up to the largest allowed;
+ * ns per access = elapsed / loads. Run on 4 KiB pages (MADV_NOHUGEPAGE)
+ * and on transparent huge pages (MADV_HUGEPAGE) where the kernel has them.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "core/clock.h"
+#include "mem_kern.h"
+#include "mem_priv.h"
+
+#define LINE 64
+#define HUGE_ALIGN (2ULL << 20)
+#define CHASE_CHUNK (1ULL << 16)   /* timed loads between clock reads */
+#define CHASE_MAX (1ULL << 20)     /* timed loads per size at most */
+#define CHASE_NS (20ULL * 1000000) /* ... or until 20 ms have passed */
+#define CHASE_WARM (1ULL << 18)    /* untimed loads first (a whole cycle when smaller) */
+
+static uint64_t xorshift(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+/* kB of AnonHugePages backing the mapping that starts at p (/proc/self/smaps), -1 unknown. */
+static long huge_kb(const void *p)
+{
+	FILE *f = fopen("/proc/self/smaps", "re");
+	char line[512];
+	bool in = false;
+	long kb = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		uintptr_t lo, hi;
+
+		/* a mapping's header "lo-hi perms ..."; field lines ("Size:") do not scan */
+		if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " ", &lo, &hi) == 2) {
+			in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+			continue;
+		}
+		if (in && sscanf(line, "AnonHugePages: %ld kB", &kb) == 1)
+			break;
+	}
+	fclose(f);
+	return kb;
+}
+
+/* Links the first nl lines of buf into one random cycle; idx is scratch of nl entries. */
+static void build_ring(char *buf, uint32_t *idx, size_t nl, uint64_t *seed)
+{
+	for (size_t i = 0; i < nl; i++)
+		idx[i] = (uint32_t)i;
+	for (size_t i = nl - 1; i > 0; i--) { /* Sattolo: j < i gives a single cycle */
+		size_t j = (size_t)(xorshift(seed) % i);
+		uint32_t t = idx[i];
+
+		idx[i] = idx[j];
+		idx[j] = t;
+	}
+	for (size_t i = 0; i < nl; i++)
+		*(void **)(buf + (size_t)i * LINE) = buf + (size_t)idx[i] * LINE;
+}
+
+int mem_chase_curve(const struct bench_ctx *ctx, uint64_t max, bool huge, struct mem_curve *out)
+{
+	size_t maplen = (size_t)max + HUGE_ALIGN;
+	char *map, *buf;
+	uint32_t *idx = NULL;
+	uint64_t seed = 0x9e3779b97f4a7c15ULL;
+	void *volatile sink;
+	long kb;
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	out->huge = huge;
+	out->n = mem_lat_sizes(max, out->size, MEM_MAX_SIZES);
+	if (!out->n) {
+		snprintf(out->reason, sizeof(out->reason), "buffer below 16 KiB");
+		out->n = 0;
+		return -1;
+	}
+	map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED) {
+		snprintf(out->reason, sizeof(out->reason), "mmap %zu MiB: %s", maplen >> 20,
+			 strerror(errno));
+		out->n = 0;
+		return -1;
+	}
+	buf = (char *)(((uintptr_t)map + HUGE_ALIGN - 1) & ~(uintptr_t)(HUGE_ALIGN - 1));
+	if (madvise(buf, (size_t)max, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE) < 0 && huge) {
+		snprintf(out->reason, sizeof(out->reason), "madvise(MADV_HUGEPAGE): %s",
+			 strerror(errno));
+		out->n = 0;
+		goto out;
+	}
+	idx = malloc((size_t)(max / LINE) * sizeof(*idx));
+	if (!idx) {
+		snprintf(out->reason, sizeof(out->reason), "index of %" PRIu64 " lines: out of memory",
+			 max / LINE);
+		out->n = 0;
+		goto out;
+	}
+	memset(buf, 0, (size_t)max); /* fault every page in before timing */
+	kb = huge_kb(buf);
+	out->huge_used = kb < 0 ? MB_UNKNOWN : mbool_of(kb > 0);
+	if (huge && out->huge_used == MB_FALSE)
+		snprintf(out->reason, sizeof(out->reason),
+			 "MADV_HUGEPAGE accepted but no huge pages backed the buffer");
+
+	for (unsigned i = 0; i < out->n; i++) {
+		size_t nl = (size_t)(out->size[i] / LINE);
+		uint64_t warm = nl < CHASE_WARM ? nl : CHASE_WARM, t0, t1, loads = 0;
+		void *p;
+
+		if (bench_stopped(ctx)) {
+			out->n = i;
+			break;
+		}
+		build_ring(buf, idx, nl, &seed);
+		p = mem_k_chase(buf, warm);
+		t0 = t1 = mono_ns();
+		while (loads < CHASE_MAX && t1 - t0 < CHASE_NS) {
+			p = mem_k_chase(p, CHASE_CHUNK);
+			loads += CHASE_CHUNK;
+			t1 = mono_ns();
+		}
+		sink = p;
+		out->ns[i] = (double)(t1 - t0) / (double)loads;
+	}
+	(void)sink;
+	out->present = out->n > 0;
+	rc = 0;
+out:
+	free(idx);
+	munmap(map, maplen);
+	return rc;
+}

@@ -1,0 +1,65 @@
+/*
+ * mem_kern.c — the timed loops. STREAM's four kernels as plain loops
+ * (vectorised by -O2, as a compiled stream.c is), each noinline; the
+ * loop-distribution pass is off so `copy` stays a load/store loop and is
+ * not turned into a memcpy call with non-temporal stores. The pointer
+ * chase is a dependent load chain; the sysbench loops use volatile 8-byte
+ * accesses as sysbench's ConcurrencyKit loads and stores do.
+ */
+#include "mem_kern.h"
+
+#define KERNEL __attribute__((noinline, optimize("tree-vectorize", "vect-cost-model=dynamic", \
+						  "no-tree-loop-distribute-patterns")))
+
+KERNEL void mem_k_copy(double *restrict c, const double *restrict a, size_t n)
+{
+	for (size_t j = 0; j < n; j++)
+		c[j] = a[j];
+}
+
+KERNEL void mem_k_scale(double *restrict b, const double *restrict c, double s, size_t n)
+{
+	for (size_t j = 0; j < n; j++)
+		b[j] = s * c[j];
+}
+
+KERNEL void mem_k_add(double *restrict c, const double *restrict a, const double *restrict b,
+		      size_t n)
+{
+	for (size_t j = 0; j < n; j++)
+		c[j] = a[j] + b[j];
+}
+
+KERNEL void mem_k_triad(double *restrict a, const double *restrict b, const double *restrict c,
+			double s, size_t n)
+{
+	for (size_t j = 0; j < n; j++)
+		a[j] = b[j] + s * c[j];
+}
+
+__attribute__((noinline)) void *mem_k_chase(void *p, uint64_t n)
+{
+	void **q = p;
+
+	/* unrolled by 8: still one dependent chain, less loop overhead per load */
+	while (n >= 8) {
+		q = *q; q = *q; q = *q; q = *q;
+		q = *q; q = *q; q = *q; q = *q;
+		n -= 8;
+	}
+	while (n--)
+		q = *q;
+	return q;
+}
+
+__attribute__((noinline)) void mem_k_sb_read(const uint64_t *buf, size_t words)
+{
+	for (const volatile uint64_t *p = buf, *end = buf + words; p < end; p++)
+		(void)*p;
+}
+
+__attribute__((noinline)) void mem_k_sb_write(uint64_t *buf, size_t words, uint64_t v)
+{
+	for (volatile uint64_t *p = buf, *end = buf + words; p < end; p++)
+		*p = v;
+}

@@ -1,0 +1,217 @@
+/*
+ * mem_stream.c — bandwidth based on a variant of the STREAM benchmark:
+ * Copy, Scale, Add and Triad over three arrays of doubles, MEM_REPS times,
+ * on T threads pinned one per usable CPU. Each thread owns a static slice
+ * (first-touched by it); thread 0 times each kernel from one barrier to
+ * the next, as OpenMP's parallel for does in stream.c. After the run the
+ * arrays are checked against STREAM's expected values, so a kernel the
+ * compiler dropped or fused would show as a failed check.
+ */
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "core/live.h"
+#include "mem_kern.h"
+#include "mem_priv.h"
+
+struct stream_shared {
+	double *a, *b, *c;
+	size_t n;
+	unsigned threads;
+	unsigned reps;
+	const int *cpus;
+	unsigned ncpus;
+	pthread_barrier_t bar;
+	pthread_mutex_t mu;            /* the start gate: no thread runs until all exist */
+	pthread_cond_t cv;
+	int gate;                      /* 0 wait, 1 go, -1 give up */
+	atomic_int stop;
+	const struct bench_ctx *ctx;
+	double t[MEM_REPS][MEM_NKERNELS];
+	unsigned reps_done;
+};
+
+struct stream_thread {
+	struct stream_shared *sh;
+	unsigned id;
+	pthread_t tid;
+};
+
+static void pin(const struct stream_shared *sh, unsigned id)
+{
+	cpu_set_t set;
+
+	if (!sh->ncpus)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(sh->cpus[id % sh->ncpus], &set);
+	/* best effort: an unpinned thread still measures, only less evenly */
+	(void)pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+static void *stream_worker(void *arg)
+{
+	struct stream_thread *th = arg;
+	struct stream_shared *sh = th->sh;
+	size_t per = (sh->n / sh->threads) & ~(size_t)7;
+	size_t lo = per * th->id, hi = th->id + 1 == sh->threads ? sh->n : lo + per;
+	double *a = sh->a + lo, *b = sh->b + lo, *c = sh->c + lo;
+	size_t m = hi - lo;
+	const double s = MEM_STREAM_SCALAR;
+	struct live_slot *slot = live_slot(sh->ctx, th->id);
+
+	if (th->id) {
+		int g;
+
+		pthread_mutex_lock(&sh->mu);
+		while ((g = sh->gate) == 0)
+			pthread_cond_wait(&sh->cv, &sh->mu);
+		pthread_mutex_unlock(&sh->mu);
+		if (g < 0)
+			return NULL;
+	}
+	pin(sh, th->id);
+	/* first touch by the thread that will use the slice; STREAM's start values */
+	for (size_t j = 0; j < m; j++) {
+		a[j] = 1.0;
+		b[j] = 2.0;
+		c[j] = 0.0;
+	}
+	for (size_t j = 0; j < m; j++)
+		a[j] = 2.0 * a[j];
+	for (unsigned r = 0; r < sh->reps; r++) {
+		uint64_t t0 = 0;
+
+		if (th->id == 0)
+			atomic_store(&sh->stop, bench_stopped(sh->ctx));
+		pthread_barrier_wait(&sh->bar);
+		if (atomic_load(&sh->stop))
+			break;
+		for (int k = 0; k < MEM_NKERNELS; k++) {
+			if (th->id == 0)
+				t0 = mono_ns();
+			switch (k) {
+			case MEM_COPY:  mem_k_copy(c, a, m); break;
+			case MEM_SCALE: mem_k_scale(b, c, s, m); break;
+			case MEM_ADD:   mem_k_add(c, a, b, m); break;
+			default:        mem_k_triad(a, b, c, s, m); break;
+			}
+			pthread_barrier_wait(&sh->bar);
+			if (th->id == 0)
+				sh->t[r][k] = (double)(mono_ns() - t0) / 1e9;
+		}
+		if (th->id == 0)
+			sh->reps_done = r + 1;
+		live_publish(slot, 0, r + 1, (uint64_t)(r + 1) * 10 * sizeof(double) * m);
+	}
+	return NULL;
+}
+
+/* STREAM's checkSTREAMresults: the scalar recurrence, then a sample of every array. */
+static bool stream_check(const struct stream_shared *sh, unsigned reps)
+{
+	double aj = 2.0, bj = 2.0, cj = 0.0, s = MEM_STREAM_SCALAR;
+	size_t step = sh->n / 4096 ? sh->n / 4096 : 1;
+
+	for (unsigned r = 0; r < reps; r++) {
+		cj = aj;
+		bj = s * cj;
+		cj = aj + bj;
+		aj = bj + s * cj;
+	}
+	for (size_t j = 0; j < sh->n; j += step) {
+		if (fabs(sh->a[j] - aj) > 1e-13 * fabs(aj) || fabs(sh->b[j] - bj) > 1e-13 * fabs(bj) ||
+		    fabs(sh->c[j] - cj) > 1e-13 * fabs(cj))
+			return false;
+	}
+	return sh->a[sh->n - 1] == sh->a[0] && sh->c[sh->n - 1] == sh->c[0];
+}
+
+int mem_stream_run(const struct bench_ctx *ctx, double *arrays[3], size_t n, unsigned threads,
+		   const int *cpus, unsigned ncpus, struct mem_stream *out, char *err, size_t errlen)
+{
+	struct stream_shared *sh = calloc(1, sizeof(*sh));
+	struct stream_thread *th = calloc(threads, sizeof(*th));
+	unsigned started = 0;
+	int rc = -1, e;
+
+	memset(out, 0, sizeof(*out));
+	if (!sh || !th) {
+		snprintf(err, errlen, "STREAM: out of memory");
+		goto out;
+	}
+	sh->a = arrays[0];
+	sh->b = arrays[1];
+	sh->c = arrays[2];
+	sh->n = n;
+	sh->threads = threads;
+	sh->reps = MEM_REPS;
+	sh->cpus = cpus;
+	sh->ncpus = ncpus;
+	sh->ctx = ctx;
+	if ((e = pthread_barrier_init(&sh->bar, NULL, threads)) != 0) {
+		snprintf(err, errlen, "STREAM: pthread_barrier_init: %s", strerror(e));
+		goto out;
+	}
+	pthread_mutex_init(&sh->mu, NULL);
+	pthread_cond_init(&sh->cv, NULL);
+	for (started = 1; started < threads; started++) { /* this thread is worker 0 */
+		th[started].sh = sh;
+		th[started].id = started;
+		if ((e = pthread_create(&th[started].tid, NULL, stream_worker, &th[started])) != 0)
+			break;
+	}
+	th[0].sh = sh;
+	pthread_mutex_lock(&sh->mu);
+	sh->gate = started == threads ? 1 : -1;
+	pthread_cond_broadcast(&sh->cv);
+	pthread_mutex_unlock(&sh->mu);
+	if (started < threads) {
+		for (unsigned i = 1; i < started; i++)
+			pthread_join(th[i].tid, NULL);
+		snprintf(err, errlen, "STREAM: pthread_create: %s", strerror(e));
+		pthread_barrier_destroy(&sh->bar);
+		goto out;
+	}
+	{
+		cpu_set_t old;
+		bool have_old = pthread_getaffinity_np(pthread_self(), sizeof(old), &old) == 0;
+
+		stream_worker(&th[0]);
+		if (have_old)
+			(void)pthread_setaffinity_np(pthread_self(), sizeof(old), &old);
+	}
+	for (unsigned i = 1; i < threads; i++)
+		pthread_join(th[i].tid, NULL);
+	pthread_barrier_destroy(&sh->bar);
+	pthread_cond_destroy(&sh->cv);
+	pthread_mutex_destroy(&sh->mu);
+
+	out->present = true;
+	out->threads = threads;
+	out->reps = sh->reps_done;
+	out->validated = sh->reps_done > 0 && stream_check(sh, sh->reps_done);
+	for (int k = 0; k < MEM_NKERNELS; k++) {
+		double col[MEM_REPS], mn, avg, mx;
+
+		for (unsigned r = 0; r < sh->reps_done; r++)
+			col[r] = sh->t[r][k];
+		if (!mem_best_of(col, sh->reps_done, &mn, &avg, &mx))
+			continue;
+		out->min_s[k] = mdbl_of(mn);
+		out->avg_s[k] = mdbl_of(avg);
+		out->max_s[k] = mdbl_of(mx);
+		out->mbps[k] = mdbl_of(mem_mbps(mem_kernel_words[k], n, mn));
+	}
+	rc = 0;
+out:
+	free(th);
+	free(sh);
+	return rc;
+}

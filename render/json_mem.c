@@ -1,0 +1,137 @@
+/*
+ * json_mem.c — the "mem" object: sizing, "stream" (one entry per thread
+ * count, MB/s per kernel and the words counted), "latency" (one curve per
+ * page kind with its named plateaus), "sysbench" (cache-heavy) and
+ * "oversell". Unknown values are null.
+ */
+#include "json_put.h"
+#include "render.h"
+
+#ifdef HAVE_CJSON
+
+static int add_stream(cJSON *arr, const struct mem_stream *s)
+{
+	cJSON *o = cJSON_CreateObject(), *k;
+
+	if (!o)
+		return -1;
+	cJSON_AddItemToArray(arr, o);
+	cJSON_AddNumberToObject(o, "threads", s->threads);
+	cJSON_AddNumberToObject(o, "reps", s->reps);
+	cJSON_AddBoolToObject(o, "validated", s->validated);
+	k = cJSON_AddObjectToObject(o, "kernels");
+	if (!k)
+		return -1;
+	for (int i = 0; i < MEM_NKERNELS; i++) {
+		cJSON *e = cJSON_AddObjectToObject(k, mem_kernel_names[i]);
+
+		if (!e)
+			return -1;
+		cJSON_AddNumberToObject(e, "words_per_element", mem_kernel_words[i]);
+		json_add_mdbl(e, "mbps", s->mbps[i]);
+		json_add_mdbl(e, "min_s", s->min_s[i]);
+		json_add_mdbl(e, "avg_s", s->avg_s[i]);
+		json_add_mdbl(e, "max_s", s->max_s[i]);
+	}
+	return 0;
+}
+
+static int add_curve(cJSON *arr, const struct mem_curve *c)
+{
+	cJSON *o = cJSON_CreateObject(), *pts, *lv;
+
+	if (!o)
+		return -1;
+	cJSON_AddItemToArray(arr, o);
+	cJSON_AddStringToObject(o, "pages", c->huge ? "huge" : "4k");
+	cJSON_AddBoolToObject(o, "present", c->present);
+	json_add_mbool(o, "huge_pages_used", c->huge_used);
+	json_add_str(o, "reason", c->reason);
+	pts = cJSON_AddArrayToObject(o, "points");
+	lv = cJSON_AddObjectToObject(o, "levels_ns");
+	if (!pts || !lv)
+		return -1;
+	for (unsigned i = 0; i < c->n; i++) {
+		cJSON *p = cJSON_CreateObject();
+
+		if (!p)
+			return -1;
+		cJSON_AddItemToArray(pts, p);
+		cJSON_AddNumberToObject(p, "bytes", (double)c->size[i]);
+		cJSON_AddNumberToObject(p, "ns", c->ns[i]);
+	}
+	for (int l = 0; l < MEM_NLEVELS; l++)
+		json_add_mdbl(lv, mem_level_names[l], c->level_ns[l]);
+	return 0;
+}
+
+cJSON *json_mem(const struct bench_report *rep)
+{
+	const struct mem_result *m = &rep->mem;
+	cJSON *o = cJSON_CreateObject(), *h, *st, *lat, *sb, *ov, *fl;
+
+	if (!o)
+		return NULL;
+	cJSON_AddStringToObject(o, "label", "based on a variant of the STREAM benchmark");
+	h = cJSON_AddObjectToObject(o, "host");
+	if (!h)
+		goto fail;
+	json_add_mu64(h, "l1d_bytes", m->host.l1d);
+	json_add_mu64(h, "l2_bytes", m->host.l2);
+	json_add_mu64(h, "llc_bytes", m->host.llc);
+	json_add_mu64(h, "mem_available_bytes", m->host.avail);
+	json_add_mu64(h, "cgroup_limit_bytes", m->host.cg_limit);
+	cJSON_AddNumberToObject(o, "llc_used_bytes", (double)m->llc_used);
+	cJSON_AddBoolToObject(o, "llc_assumed", m->llc_assumed);
+	cJSON_AddNumberToObject(o, "want_bytes", (double)m->want_bytes);
+	cJSON_AddNumberToObject(o, "array_bytes", (double)m->array_bytes);
+	cJSON_AddBoolToObject(o, "capped", m->capped);
+	json_add_str(o, "cap_reason", m->capped ? "arrays smaller than 4x LLC: figures include cache" : NULL);
+	json_add_str(o, "cap_detail", m->cap_reason);
+	cJSON_AddNumberToObject(o, "threads", m->threads);
+
+	st = cJSON_AddArrayToObject(o, "stream");
+	lat = cJSON_AddArrayToObject(o, "latency");
+	if (!st || !lat)
+		goto fail;
+	for (int t = 0; t < 2; t++)
+		if (m->st[t].present && add_stream(st, &m->st[t]) < 0)
+			goto fail;
+	for (int k = 0; k < 2; k++)
+		if ((m->lat[k].present || m->lat[k].reason[0]) && add_curve(lat, &m->lat[k]) < 0)
+			goto fail;
+
+	sb = cJSON_AddObjectToObject(o, "sysbench");
+	if (!sb)
+		goto fail;
+	cJSON_AddStringToObject(sb, "label", "cache-heavy, for comparison with scripts that run sysbench");
+	cJSON_AddNumberToObject(sb, "block_bytes", MEM_SB_BLOCK);
+	cJSON_AddNumberToObject(sb, "threads", 1);
+	json_add_mdbl(sb, "read_mibps", m->sb.read_mibps);
+	json_add_mdbl(sb, "write_mibps", m->sb.write_mibps);
+
+	ov = cJSON_AddObjectToObject(o, "oversell");
+	if (!ov)
+		goto fail;
+	json_add_mbool(ov, "balloon", m->signs.balloon);
+	json_add_mbool(ov, "ksm_run", m->signs.ksm_run);
+	json_add_mu64(ov, "ksm_pages_sharing", m->signs.ksm_pages_sharing);
+	json_add_mu64(ov, "swap_total_bytes", m->signs.swap_total);
+	json_add_mu64(ov, "swap_used_bytes", m->signs.swap_used);
+	json_add_mu64(ov, "swapin_pages", m->signs.swapin_pages);
+	json_add_mdbl(ov, "swapin_per_s", m->signs.swapin_per_s);
+	json_add_mdbl(ov, "psi_some_avg10", m->signs.psi_some_avg10);
+	json_add_mdbl(ov, "psi_full_avg10", m->signs.psi_full_avg10);
+	json_add_mdbl(ov, "psi_some_stall_ms", m->signs.psi_some_ms);
+	fl = cJSON_AddArrayToObject(ov, "flags");
+	if (!fl)
+		goto fail;
+	for (unsigned i = 0; i < m->signs.nflags; i++)
+		cJSON_AddItemToArray(fl, cJSON_CreateString(m->signs.flags[i]));
+	return o;
+fail:
+	cJSON_Delete(o);
+	return NULL;
+}
+
+#endif

@@ -1,0 +1,102 @@
+/*
+ * text_mem.c — the memory section: how the arrays were sized, the STREAM
+ * variant's four kernels for 1 and N threads, the latency plateaus (and
+ * the curve), the sysbench-comparable figure, and the oversell signs.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "render.h"
+#include "text_put.h"
+
+static void stream_line(FILE *f, const struct bench_report *rep, const struct render_style *st,
+			const struct mem_stream *s)
+{
+	char label[32], v[96];
+
+	snprintf(label, sizeof(label), "%u thread%s", s->threads, s->threads > 1 ? "s" : "");
+	if (!s->mbps[MEM_TRIAD].ok) {
+		text_kv(f, st, label, "unknown (fewer than 2 repetitions)");
+		return;
+	}
+	snprintf(v, sizeof(v), "Copy %.0f  Scale %.0f  Add %.0f  Triad %.0f MB/s",
+		 s->mbps[MEM_COPY].v, s->mbps[MEM_SCALE].v, s->mbps[MEM_ADD].v, s->mbps[MEM_TRIAD].v);
+	fprintf(f, " %s%-22s%s: %s", text_color(st, "\033[36m"), label, text_color(st, "\033[0m"), v);
+	text_grade_tag(f, st, &rep->grade, s->threads == 1 ? "mem_triad_1t_mbps" : "mem_triad_mbps",
+		       25 + strlen(v), 25);
+}
+
+static void curve_lines(FILE *f, const struct render_style *st, const struct mem_curve *c)
+{
+	char v[160] = "", b[32];
+	size_t used = 0;
+	const char *label = c->huge ? "Latency, huge pages" : "Latency, 4 KiB pages";
+
+	if (!c->present) {
+		text_kv(f, st, label, "not measured%s%s", c->reason[0] ? ": " : "", c->reason);
+		return;
+	}
+	for (int l = 0; l < MEM_NLEVELS; l++) {
+		if (c->level_ns[l].ok)
+			used += (size_t)snprintf(v + used, sizeof(v) - used, "%s%s %.1f ns",
+						 used ? ", " : "", mem_level_names[l], c->level_ns[l].v);
+		if (used >= sizeof(v))
+			break;
+	}
+	text_kv(f, st, label, "%s%s", used ? v : "no plateau found",
+		c->huge && c->huge_used == MB_FALSE ? " (no huge pages backed it)" : "");
+	used = 0;
+	v[0] = '\0';
+	for (unsigned i = 0; i < c->n && used < sizeof(v); i += 2) {
+		fmt_bytes(b, sizeof(b), c->size[i]);
+		used += (size_t)snprintf(v + used, sizeof(v) - used, "%s%s %.0f", used ? ", " : "", b,
+					 c->ns[i]);
+		if (used > 60 || i + 2 >= c->n) {
+			text_kv(f, st, "  ns per access", "%s", v);
+			used = 0;
+			v[0] = '\0';
+		}
+	}
+}
+
+void text_memory(FILE *f, const struct bench_report *rep, const struct render_style *st)
+{
+	const struct mem_result *m = &rep->mem;
+	char b1[32], b2[32];
+
+	text_heading(f, st, "Memory (based on a variant of the STREAM benchmark)");
+	fmt_bytes(b1, sizeof(b1), m->array_bytes);
+	fmt_bytes(b2, sizeof(b2), m->llc_used);
+	text_kv(f, st, "Arrays", "3 x %s; LLC %s (%s)", b1, b2,
+		m->llc_assumed ? "unknown: no sysfs cache info, assumed" : "sysfs");
+	if (m->capped)
+		text_kv(f, st, "Note", "arrays smaller than 4x LLC: figures include cache (%s)",
+			m->cap_reason);
+	text_kv(f, st, "Counted", "Copy, Scale 2 words/element; Add, Triad 3; best of %u reps, MB = 10^6",
+		MEM_REPS - 1);
+	for (int t = 0; t < 2; t++)
+		if (m->st[t].present)
+			stream_line(f, rep, st, &m->st[t]);
+	for (int k = 0; k < 2; k++)
+		if (m->lat[k].present || m->lat[k].reason[0])
+			curve_lines(f, st, &m->lat[k]);
+	if (m->sb.present) {
+		if (m->sb.read_mibps.ok)
+			snprintf(b1, sizeof(b1), "%.0f MiB/s", m->sb.read_mibps.v);
+		else
+			snprintf(b1, sizeof(b1), "unknown");
+		if (m->sb.write_mibps.ok)
+			snprintf(b2, sizeof(b2), "%.0f MiB/s", m->sb.write_mibps.v);
+		else
+			snprintf(b2, sizeof(b2), "unknown");
+		text_kv(f, st, "sysbench-style 1 MiB", "read %s, write %s", b1, b2);
+		text_kv(f, st, "", "cache-heavy, for comparison with scripts that run sysbench");
+	}
+	if (m->signs.nflags == 0)
+		text_kv(f, st, "Oversell signs", "none seen (balloon %s, KSM %s, swap-in %s)",
+			m->signs.balloon == MB_TRUE ? "loaded" : m->signs.balloon == MB_FALSE ? "no" : "unknown",
+			m->signs.ksm_run == MB_TRUE ? "on" : m->signs.ksm_run == MB_FALSE ? "off" : "unknown",
+			m->signs.swapin_pages.ok ? "none" : "unknown");
+	for (unsigned i = 0; i < m->signs.nflags; i++)
+		text_kv(f, st, i ? "" : "Oversell signs", "%s", m->signs.flags[i]);
+}

@@ -1,0 +1,170 @@
+#!/bin/bash
+# smoke_mem.sh — the mem module end to end: every STREAM figure against its
+# own time (words x 8 x n / s), the capped label, the latency curve's shape,
+# the mem_oversell fixture (uncapped, graded, --require, oversell flags), bad
+# input, an allocation failure that skips only mem, prom/HTML, and (root) a
+# whole default run in a 256 MiB memory cgroup: capped arrays, peak RSS
+# within the limit with 20% headroom.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+tmp=$(t_tmpdir)
+CGS=()
+cleanup() {
+	for c in "${CGS[@]}"; do rmdir "$c" 2>/dev/null; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+FIX=$PWD/tests/fixtures/mem_oversell
+SCHEMA=schema/report.schema.json
+
+schema_ok() { # FILE
+	python3 - "$SCHEMA" "$1" <<'EOF' 2>&1
+import json, sys
+try:
+    from jsonschema import Draft202012Validator as V
+except ImportError:
+    sys.exit(0)
+errs = list(V(json.load(open(sys.argv[1]))).iter_errors(json.load(open(sys.argv[2]))))
+for e in errs[:3]:
+    print(list(e.path), e.message[:200])
+sys.exit(1 if errs else 0)
+EOF
+}
+
+# the rates of every STREAM run, recomputed from the best time and the array size
+TRUTH=(
+	"all(abs(k['mbps'] - k['words_per_element'] * j['mem']['array_bytes'] / k['min_s'] / 1e6) <= 1e-6 * k['mbps'] for r in j['mem']['stream'] for k in r['kernels'].values())"
+	"[k['words_per_element'] for k in j['mem']['stream'][0]['kernels'].values()] == [2, 2, 3, 3]"
+	"list(j['mem']['stream'][0]['kernels']) == ['copy', 'scale', 'add', 'triad']"
+	"all(r['validated'] and r['reps'] == 11 for r in j['mem']['stream'])"
+	"j['mem']['label'] == 'based on a variant of the STREAM benchmark'"
+	"all(c['points'][0]['bytes'] == 16384 and all(a['bytes'] < b['bytes'] for a, b in zip(c['points'], c['points'][1:])) and c['points'][-1]['bytes'] <= j['mem']['array_bytes'] for c in j['mem']['latency'] if c['present'])"
+	"j['mem']['latency'][0]['pages'] == '4k' and j['mem']['latency'][0]['present']"
+	"all(p['ns'] > 0 for c in j['mem']['latency'] for p in c['points'])"
+	"j['mem']['sysbench']['read_mibps'] > 0 and j['mem']['sysbench']['write_mibps'] > 0"
+)
+
+# 1. a small run on this machine: capped below 4x LLC, said so, not graded
+"$VPSBENCH" --only mem --mem-size 4M --mem-threads 3 --json --quiet > "$tmp/s.json" 2> "$tmp/s.err"; rc=$?
+if [ $rc -eq 0 ] && t_json "$tmp/s.json" "${TRUTH[@]}" \
+	"j['mem']['array_bytes'] == 4 << 20" \
+	"[r['threads'] for r in j['mem']['stream']] == [1, 3]" \
+	"j['mem']['capped'] == (4 << 20 < 4 * j['mem']['llc_used_bytes'])" \
+	"not j['mem']['capped'] or j['mem']['cap_reason'] == 'arrays smaller than 4x LLC: figures include cache'" \
+	"not j['mem']['capped'] or j['metrics']['mem_triad_mbps'] is None"; then
+	t_ok mem_figures_from_their_times; else t_fail mem_figures_from_their_times "rc=$rc $(head -c 300 "$tmp/s.err")"; fi
+m=$(schema_ok "$tmp/s.json") && t_ok mem_schema || t_fail mem_schema "$m"
+
+"$VPSBENCH" --only mem --mem-size 2M --no-color 2>/dev/null > "$tmp/s.txt"
+if grep -q 'based on a variant of the STREAM benchmark' "$tmp/s.txt" &&
+   grep -q 'arrays smaller than 4x LLC: figures include cache' "$tmp/s.txt" &&
+   grep -q 'cache-heavy, for comparison with scripts that run sysbench' "$tmp/s.txt" &&
+   grep -Eq '1 thread +: Copy [0-9]+  Scale [0-9]+  Add [0-9]+  Triad [0-9]+ MB/s' "$tmp/s.txt"; then
+	t_ok mem_text_labels; else t_fail mem_text_labels "$(head -c 600 "$tmp/s.txt")"; fi
+
+# 2. the fixture: LLC 2 MiB -> 8 MiB arrays, not capped, graded; oversell flags
+VPSBENCH_ROOT=$FIX "$VPSBENCH" --only mem --json --quiet \
+	--require 'mem_triad_mbps>=1,mem_latency_ns<=1000000' > "$tmp/f.json" 2> "$tmp/f.err"; rc=$?
+if [ $rc -eq 0 ] && t_json "$tmp/f.json" "${TRUTH[@]}" \
+	"j['mem']['host']['llc_bytes'] == 2 << 20 and j['mem']['array_bytes'] == 8 << 20" \
+	"not j['mem']['capped'] and j['mem']['host']['cgroup_limit_bytes'] == 256 << 20" \
+	"j['metrics']['mem_triad_mbps'] == j['mem']['stream'][-1]['kernels']['triad']['mbps']" \
+	"j['metrics']['mem_triad_1t_mbps'] == j['mem']['stream'][0]['kernels']['triad']['mbps']" \
+	"j['metrics']['mem_latency_ns'] == j['mem']['latency'][0]['levels_ns']['DRAM']" \
+	"j['mem']['latency'][0]['levels_ns']['DRAM'] == j['mem']['latency'][0]['points'][-1]['ns']" \
+	"any(g['metric'] == 'mem_triad_mbps' for g in j['grades'])" \
+	"all(r['passed'] for r in j['requirements'])" \
+	"j['mem']['oversell']['balloon'] is True and j['mem']['oversell']['ksm_run'] is True" \
+	"j['mem']['oversell']['swap_used_bytes'] == 512 << 20" \
+	"any('virtio_balloon' in f for f in j['mem']['oversell']['flags'])" \
+	"any('KSM' in f for f in j['mem']['oversell']['flags'])" \
+	"any('pressure' in f for f in j['mem']['oversell']['flags'])" \
+	"any('oversell sign' in w for w in j['warnings'])"; then
+	t_ok mem_fixture_graded; else t_fail mem_fixture_graded "rc=$rc $(head -c 300 "$tmp/f.err")"; fi
+m=$(schema_ok "$tmp/f.json") && t_ok mem_fixture_schema || t_fail mem_fixture_schema "$m"
+VPSBENCH_ROOT=$FIX "$VPSBENCH" --only mem --json --quiet --require 'mem_triad_mbps>=1e15' \
+	> "$tmp/r.json" 2>/dev/null; rc=$?
+[ $rc -eq 3 ] && t_ok mem_require_fails || t_fail mem_require_fails "rc=$rc"
+
+# 3. bad input: one line on stderr, exit 1, nothing run
+bad() { # NAME ARGS...
+	local n=$1; shift
+	VPSBENCH_ROOT=$FIX "$VPSBENCH" "$@" > "$tmp/b.out" 2> "$tmp/b.err"; local rc=$?
+	if [ $rc -eq 1 ] && [ "$(wc -l < "$tmp/b.err")" -eq 1 ] && [ ! -s "$tmp/b.out" ]; then
+		t_ok "$n"; else t_fail "$n" "rc=$rc $(head -c 200 "$tmp/b.err")"; fi
+}
+bad mem_size_below_1m --only mem --mem-size 512K
+bad mem_size_above_available --only mem --mem-size 2G
+bad mem_threads_zero --only mem --mem-threads 0
+grep -q 'available memory' "$tmp/b.err" 2>/dev/null || true
+
+# 4. allocation failure: mem is skipped with the reason, sysinfo still runs
+if [ -x ./vpsbench ]; then
+	( ulimit -v 400000; exec ./vpsbench --only sysinfo,mem --mem-size 160M --json --quiet ) \
+		> "$tmp/a.json" 2> "$tmp/a.err"; rc=$?
+	if [ $rc -eq 0 ] && t_json "$tmp/a.json" "j['modules']['mem']['status'] == 'skipped'" \
+		"'cannot allocate' in j['modules']['mem']['reason']" \
+		"j['modules']['sysinfo']['status'] == 'ok'" "j['metrics']['mem_triad_mbps'] is None"; then
+		t_ok mem_alloc_failure_skips; else t_fail mem_alloc_failure_skips "rc=$rc $(head -c 300 "$tmp/a.err")"; fi
+else
+	t_skip mem_alloc_failure_skips "no release build ./vpsbench"
+fi
+
+# 5. Prometheus and HTML
+"$VPSBENCH" --only mem --mem-size 2M --quiet --format prom --html "$tmp/m.html" > "$tmp/m.prom" 2>/dev/null
+if grep -q '^vpsbench_mem_stream_bytes_per_second{kernel="triad",threads="1"} [0-9]' "$tmp/m.prom" &&
+   grep -q '^vpsbench_mem_latency_seconds{pages="4k",level=' "$tmp/m.prom"; then
+	t_ok mem_prom; else t_fail mem_prom "$(grep mem_ "$tmp/m.prom" | head -5)"; fi
+if command -v promtool >/dev/null 2>&1; then
+	promtool check metrics < "$tmp/m.prom" > "$tmp/pt" 2>&1 && t_ok mem_promtool || t_fail mem_promtool "$(head -c 300 "$tmp/pt")"
+else
+	t_skip mem_promtool "promtool not installed"
+fi
+if grep -q '<section id="mem">' "$tmp/m.html" && grep -q 'class="memlat"' "$tmp/m.html" &&
+   grep -q 'class="membars"' "$tmp/m.html" && grep -q 'data-pages="4k"' "$tmp/m.html" &&
+   [ "$(grep -c '<rect class="bar' "$tmp/m.html")" -ge 4 ]; then
+	t_ok mem_html; else t_fail mem_html "no memory section or charts"; fi
+
+# 6. root: the whole default run inside a 256 MiB memory cgroup (release build:
+# ASan's shadow memory would not say anything about vpsbench's own RSS)
+if ! t_is_root; then
+	t_skip mem_cgroup_256m "needs root (cgroups)"
+elif [ ! -x ./vpsbench ]; then
+	t_skip mem_cgroup_256m "no release build ./vpsbench"
+else
+	# cgroup v1 memory controller, or cgroup2 with memory enabled
+	own=$(sed -n 's/^[0-9]*:memory:\(.*\)$/\1/p' /proc/self/cgroup)
+	if [ -n "$own" ] && [ -w "/sys/fs/cgroup/memory$own" ]; then
+		cg=/sys/fs/cgroup/memory${own%/}/vpsbench-mem-$$; limfile=memory.limit_in_bytes
+	elif grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+		own=$(sed -n 's/^0::\(.*\)$/\1/p' /proc/self/cgroup)
+		cg=/sys/fs/cgroup${own%/}/vpsbench-mem-$$; limfile=memory.max
+	else
+		cg=
+	fi
+	if [ -n "$cg" ] && mkdir "$cg" 2>/dev/null && CGS+=("$cg") &&
+	   echo $((256 << 20)) > "$cg/$limfile" 2>/dev/null; then
+		mkdir "$tmp/d"
+		python3 -c 'import resource, subprocess, sys
+r = subprocess.run(sys.argv[1:]).returncode
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)
+sys.exit(r)' sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" --dir "$3" --seq-size 64M --seq-runs 1 --size 32M --runtime 1s --ramp 0 --output "$4" --no-color' \
+			sh "$cg" "$PWD/vpsbench" "$tmp/d" "$tmp/cg.json" > "$tmp/cg.txt" 2> "$tmp/cg.err"; rc=$?
+		rss_kb=$(tail -n 1 "$tmp/cg.err")
+		oom=$(sed -n 's/^oom_kill //p' "$cg/memory.events" "$cg/memory.oom_control" 2>/dev/null | head -n 1)
+		if [ $rc -eq 0 ] && [ "${oom:-0}" -eq 0 ] && [ "${rss_kb:-999999999}" -le $((256 * 1024 * 8 / 10)) ] &&
+		   grep -q 'arrays smaller than 4x LLC: figures include cache' "$tmp/cg.txt" &&
+		   t_json "$tmp/cg.json" "all(v['status'] == 'ok' for v in j['modules'].values())" \
+			"j['mem']['capped'] and j['mem']['host']['cgroup_limit_bytes'] == 256 << 20" \
+			"3 * j['mem']['array_bytes'] <= 128 << 20"; then
+			t_ok mem_cgroup_256m
+			echo "     peak RSS $((rss_kb / 1024)) MiB of 256 MiB, arrays $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["mem"]["array_bytes"] >> 20)' "$tmp/cg.json") MiB each"
+		else
+			t_fail mem_cgroup_256m "rc=$rc oom_kill=${oom:-?} peak RSS ${rss_kb} KiB $(tail -n 3 "$tmp/cg.err" | head -c 300)"
+		fi
+	else
+		t_skip mem_cgroup_256m "cannot create a memory cgroup"
+	fi
+fi
+
+t_summary mem

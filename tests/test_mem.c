@@ -1,0 +1,242 @@
+/*
+ * test_mem.c — the mem module's figures against their raw parts: STREAM's
+ * MB/s = words x 8 x n / time (also on a real run), best-of skipping the
+ * first rep, array sizing and its caps, plateau naming on synthetic
+ * curves, and the readers on the mem_oversell fixture tree.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "modules/mem/mem.h"
+#include "modules/mem/mem_priv.h"
+#include "th.h"
+
+#define KiB (1ULL << 10)
+#define MiB (1ULL << 20)
+#define GiB (1ULL << 30)
+
+static void fixture(char *root, size_t n, const char *name)
+{
+	snprintf(root, n, "%s/tests/fixtures/%s", th_srcdir(), name);
+}
+
+TH_TEST(mem_mbps_counts_stream_words)
+{
+	/* 10^6 elements in 10 ms: copy moves 2 x 8 x 10^6 B = 1600 MB/s; triad 3 words = 2400 */
+	TH_NEAR(mem_mbps(2, 1000000, 0.01), 1600.0, 1e-9);
+	TH_NEAR(mem_mbps(3, 1000000, 0.01), 2400.0, 1e-9);
+	TH_NEAR(mem_mbps(mem_kernel_words[MEM_COPY], 1000000, 0.01), 1600.0, 1e-9);
+	TH_NEAR(mem_mbps(mem_kernel_words[MEM_SCALE], 1000000, 0.01), 1600.0, 1e-9);
+	TH_NEAR(mem_mbps(mem_kernel_words[MEM_ADD], 1000000, 0.01), 2400.0, 1e-9);
+	TH_NEAR(mem_mbps(mem_kernel_words[MEM_TRIAD], 1000000, 0.01), 2400.0, 1e-9);
+	TH_CHECK(isnan(mem_mbps(3, 1000, 0)));
+}
+
+TH_TEST(mem_best_of_skips_the_first_rep)
+{
+	/* the first rep (cold) is the fastest here and must not count */
+	const double t[] = { 0.001, 0.5, 0.3, 0.4 };
+	double mn, avg, mx;
+
+	TH_CHECK(mem_best_of(t, 4, &mn, &avg, &mx));
+	TH_NEAR(mn, 0.3, 1e-12);
+	TH_NEAR(avg, 0.4, 1e-12);
+	TH_NEAR(mx, 0.5, 1e-12);
+	TH_CHECK(!mem_best_of(t, 1, &mn, &avg, &mx));
+}
+
+TH_TEST(mem_array_sizing_rules)
+{
+	bool capped;
+
+	/* a quarter of MemAvailable; the cgroup room halved */
+	TH_EQ_INT(mem_budget(8 * GiB, 0, 0), 2 * GiB);
+	TH_EQ_INT(mem_budget(8 * GiB, 256 * MiB, 16 * MiB), 120 * MiB);
+	TH_EQ_INT(mem_budget(8 * GiB, 256 * MiB, 300 * MiB), 0);
+	TH_EQ_INT(mem_budget(0, 0, 0), UINT64_MAX);
+	/* 4x a 32 MiB LLC fits 2 GiB: not capped */
+	TH_EQ_INT(mem_array_bytes(128 * MiB, 2 * GiB, &capped), 128 * MiB);
+	TH_CHECK(!capped);
+	/* three arrays of 128 MiB do not fit 120 MiB: 40 MiB each */
+	TH_EQ_INT(mem_array_bytes(128 * MiB, 120 * MiB, &capped), 40 * MiB);
+	TH_CHECK(capped);
+	/* exactly three arrays' worth fits */
+	TH_EQ_INT(mem_array_bytes(40 * MiB, 120 * MiB, &capped), 40 * MiB);
+	TH_CHECK(!capped);
+	/* rounded down to 4 KiB */
+	TH_EQ_INT(mem_array_bytes(128 * MiB, 100 * MiB + 5, &capped), ((100 * MiB + 5) / 3) & ~4095ULL);
+}
+
+TH_TEST(mem_cache_size_parse)
+{
+	uint64_t b = 0;
+
+	TH_CHECK(mem_parse_cache_size("32K", &b) && b == 32 * KiB);
+	TH_CHECK(mem_parse_cache_size("1024 KB", &b) && b == MiB);
+	TH_CHECK(mem_parse_cache_size("32M", &b) && b == 32 * MiB);
+	TH_CHECK(mem_parse_cache_size("512", &b) && b == 512);
+	TH_CHECK(!mem_parse_cache_size("0K", &b));
+	TH_CHECK(!mem_parse_cache_size("K", &b));
+	TH_CHECK(!mem_parse_cache_size("32X", &b));
+}
+
+TH_TEST(mem_latency_sizes)
+{
+	uint64_t s[MEM_MAX_SIZES];
+	unsigned n = mem_lat_sizes(64 * KiB, s, MEM_MAX_SIZES);
+
+	TH_EQ_INT(n, 5);
+	TH_EQ_INT(s[0], 16 * KiB);
+	TH_EQ_INT(s[1], 24 * KiB);
+	TH_EQ_INT(s[4], 64 * KiB);
+	TH_EQ_INT(mem_lat_sizes(8 * KiB, s, MEM_MAX_SIZES), 0);
+	/* 256 MiB: 15 doublings from 16 KiB, two points each but the last */
+	TH_EQ_INT(mem_lat_sizes(256 * MiB, s, MEM_MAX_SIZES), 29);
+}
+
+/* A step curve: 1 ns to 32K, 4 ns to 512K, 12 ns to 8M, 80 ns beyond; transitions between. */
+static unsigned synth(uint64_t *size, double *ns, bool ramps)
+{
+	unsigned n = mem_lat_sizes(64 * MiB, size, MEM_MAX_SIZES);
+
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t s = size[i];
+
+		ns[i] = s <= 32 * KiB ? 1 : s <= 512 * KiB ? 4 : s <= 8 * MiB ? 12 : 80;
+		if (ramps && (s == 48 * KiB || s == 768 * KiB || s == 12 * MiB))
+			ns[i] = ns[i - 1] * 2.2; /* a point halfway up each step */
+	}
+	return n;
+}
+
+TH_TEST(mem_plateaus_from_cache_sizes)
+{
+	uint64_t size[MEM_MAX_SIZES];
+	double ns[MEM_MAX_SIZES];
+	struct mdbl lv[MEM_NLEVELS];
+	unsigned n = synth(size, ns, true);
+
+	mem_plateaus(size, ns, n, 32 * KiB, 512 * KiB, 8 * MiB, 8 * MiB, lv);
+	TH_CHECK(lv[MEM_L1].ok && lv[MEM_L2].ok && lv[MEM_LLC].ok && lv[MEM_DRAM].ok);
+	TH_NEAR(lv[MEM_L1].v, 1, 1e-12);
+	TH_NEAR(lv[MEM_L2].v, 4, 1e-12);
+	TH_NEAR(lv[MEM_LLC].v, 12, 1e-12);
+	TH_NEAR(lv[MEM_DRAM].v, 80, 1e-12);
+	/* a curve that stops below 4x LLC has no DRAM figure */
+	mem_plateaus(size, ns, n - 4, 32 * KiB, 512 * KiB, 8 * MiB, 8 * MiB, lv);
+	TH_CHECK(!lv[MEM_DRAM].ok);
+	TH_CHECK(lv[MEM_LLC].ok);
+}
+
+TH_TEST(mem_plateaus_from_the_curve)
+{
+	uint64_t size[MEM_MAX_SIZES];
+	double ns[MEM_MAX_SIZES];
+	struct mdbl lv[MEM_NLEVELS];
+	unsigned n = synth(size, ns, true);
+
+	/* no cache sizes: the flat runs name themselves; DRAM past 4x the hint */
+	mem_plateaus(size, ns, n, 0, 0, 0, 8 * MiB, lv);
+	TH_CHECK(lv[MEM_L1].ok && lv[MEM_L2].ok && lv[MEM_LLC].ok && lv[MEM_DRAM].ok);
+	TH_NEAR(lv[MEM_L1].v, 1, 1e-12);
+	TH_NEAR(lv[MEM_L2].v, 4, 1e-12);
+	TH_NEAR(lv[MEM_LLC].v, 12, 1e-12);
+	TH_NEAR(lv[MEM_DRAM].v, 80, 1e-12);
+	/* a hint too large: no point reaches 4x it, so no DRAM figure */
+	mem_plateaus(size, ns, n, 0, 0, 0, 64 * MiB, lv);
+	TH_CHECK(!lv[MEM_DRAM].ok);
+}
+
+TH_TEST(mem_host_from_fixture)
+{
+	char root[512];
+	struct mem_host h;
+
+	fixture(root, sizeof(root), "mem_oversell");
+	mem_read_host(root, &h);
+	TH_CHECK(h.l1d.ok && h.l1d.v == 48 * KiB); /* index1 is the instruction cache */
+	TH_CHECK(h.l2.ok && h.l2.v == MiB);
+	TH_CHECK(h.llc.ok && h.llc.v == 2 * MiB);
+	TH_EQ_INT(h.llc_level, 3);
+	TH_CHECK(h.avail.ok && h.avail.v == 1024000ULL * 1024);
+	/* the lowest limit on the way up (user.slice has "max"); used = current - file */
+	TH_CHECK(h.cg_limit.ok && h.cg_limit.v == 256 * MiB);
+	TH_CHECK(h.cg_used.ok && h.cg_used.v == 16 * MiB);
+	TH_EQ_INT(mem_budget(h.avail.v, h.cg_limit.v, h.cg_used.v), 120 * MiB);
+
+	/* no cache dirs, no cgroup limit: unknown, not 0 */
+	fixture(root, sizeof(root), "no_sys");
+	mem_read_host(root, &h);
+	TH_CHECK(!h.llc.ok && !h.l1d.ok && !h.cg_limit.ok);
+}
+
+TH_TEST(mem_oversell_signs_from_fixture)
+{
+	char root[512];
+	struct mem_signs_start s0;
+	struct mem_signs s;
+
+	fixture(root, sizeof(root), "mem_oversell");
+	mem_signs_begin(root, &s0);
+	TH_CHECK(s0.pswpin.ok && s0.pswpin.v == 100);
+	/* as if 60 pages came in over the 2 s the module ran */
+	s0.pswpin.v = 40;
+	s0.psi_some_total_us.v = 4800000; /* 200 ms stalled */
+	mem_signs_end(root, &s0, 2.0, &s);
+	TH_EQ_INT(s.balloon, MB_TRUE);
+	TH_EQ_INT(s.ksm_run, MB_TRUE);
+	TH_CHECK(s.ksm_pages_sharing.ok && s.ksm_pages_sharing.v == 4242);
+	TH_CHECK(s.swap_used.ok && s.swap_used.v == 512 * MiB);
+	TH_CHECK(s.swapin_pages.ok && s.swapin_pages.v == 60);
+	TH_NEAR(s.swapin_per_s.v, 30, 1e-9);
+	TH_NEAR(s.psi_some_avg10.v, 2.5, 1e-9);
+	TH_NEAR(s.psi_some_ms.v, 200, 1e-9);
+	TH_EQ_INT(s.nflags, 5);
+	TH_CHECK(strstr(s.flags[0], "virtio_balloon") != NULL);
+	TH_CHECK(strstr(s.flags[1], "KSM") && strstr(s.flags[1], "4242"));
+	TH_CHECK(strstr(s.flags[2], "512 MiB") != NULL);
+	TH_CHECK(strstr(s.flags[3], "60 pages") != NULL);
+	TH_CHECK(strstr(s.flags[4], "pressure") != NULL);
+
+	/* a tree without these files: every sign unknown, nothing flagged */
+	fixture(root, sizeof(root), "no_sys");
+	mem_signs_begin(root, &s0);
+	mem_signs_end(root, &s0, 2.0, &s);
+	TH_EQ_INT(s.balloon, MB_UNKNOWN);
+	TH_EQ_INT(s.ksm_run, MB_UNKNOWN);
+	TH_CHECK(!s.swapin_pages.ok);
+	TH_EQ_INT(s.nflags, 0);
+}
+
+/* A real STREAM run on small arrays: every rate is words x 8 x n / its best time. */
+TH_TEST(mem_stream_rates_match_their_times)
+{
+	struct bench_ctx ctx;
+	struct mem_stream st;
+	size_t n = 64 * 1024, len = n * sizeof(double);
+	double *arr[3];
+	int cpus[1] = { 0 };
+	char err[256];
+
+	memset(&ctx, 0, sizeof(ctx));
+	for (int i = 0; i < 3; i++) {
+		arr[i] = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		TH_CHECK(arr[i] != MAP_FAILED);
+		if (arr[i] == MAP_FAILED)
+			return;
+	}
+	TH_EQ_INT(mem_stream_run(&ctx, arr, n, 2, cpus, 0, &st, err, sizeof(err)), 0);
+	TH_EQ_INT(st.reps, MEM_REPS);
+	TH_CHECK(st.validated);
+	for (int k = 0; k < MEM_NKERNELS; k++) {
+		TH_CHECK(st.mbps[k].ok && st.min_s[k].ok);
+		TH_NEAR(st.mbps[k].v, mem_kernel_words[k] * 8.0 * (double)n / st.min_s[k].v / 1e6,
+			1e-6 * st.mbps[k].v);
+		TH_CHECK(st.min_s[k].v <= st.avg_s[k].v && st.avg_s[k].v <= st.max_s[k].v);
+	}
+	for (int i = 0; i < 3; i++)
+		munmap(arr[i], len);
+}
