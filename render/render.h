@@ -26,6 +26,8 @@ char *render_json(const struct bench_report *rep, const struct bench_plan *plan)
 
 /* --format yabs: yabs.sh-shaped JSON (yabs.c), malloc'd; NULL without cJSON or memory. */
 char *render_yabs(const struct bench_report *rep, const struct bench_plan *plan);
+/* --format fio: the rand passes in fio's json+ envelope (fio.c), malloc'd; NULL without cJSON or memory. */
+char *render_fio(const struct bench_report *rep, const struct bench_plan *plan);
 /* --html FILE: one self-contained page with inline SVG charts (html.c). 0, or -1 on a write error. */
 int render_html(FILE *f, const struct bench_report *rep, const struct bench_plan *plan);
 /* --format prom: Prometheus text exposition (prom.c). Returns 0, or -1 on a write error. */
