@@ -58,6 +58,8 @@ void fmt_num2str(char *buf, size_t n, double v, bool pow2, const char *unit);
 void fmt_bytes(char *buf, size_t n, uint64_t bytes);
 /* Duration in ns as "812 ns", "4.65 us", "1.23 ms", "2.50 s". */
 void fmt_ns(char *buf, size_t n, double ns);
+/* Uptime as "3 days, 4 hours 12 min" / "0 hours 16 min"; "unknown". */
+void fmt_uptime(char *buf, size_t n, struct mdbl up);
 
 #ifdef HAVE_CJSON
 #include <cjson/cJSON.h>
