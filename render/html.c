@@ -48,6 +48,7 @@ static const char css[] =
 	".t0{color:var(--bad);font-weight:600}.t1{color:var(--mid);font-weight:600}"
 	".t2{color:var(--ok);font-weight:600}"
 	"svg{width:100%;max-width:32em;height:auto;display:block}"
+	".charts{display:flex;flex-wrap:wrap;gap:8px 16px}.charts svg{flex:1 1 20em}"
 	"svg text{fill:var(--mute);font-size:13px}"
 	"svg .ax{stroke:var(--line);stroke-width:1}svg .rd{stroke:var(--rd);fill:none;stroke-width:2}"
 	"svg .wr{stroke:var(--wr);fill:none;stroke-width:2;stroke-dasharray:6 3}svg .mk-rd{fill:var(--rd)}"
@@ -452,9 +453,11 @@ static void html_rand(FILE *f, const struct bench_report *rep)
 			dir_row(f, &p->dir_res[WR], "write");
 		fputs("</table></div>\n", f);
 		legend(f, p);
+		/* side by side where the page is wide enough for both */
+		fputs("<div class=\"charts\">\n", f);
 		chart_timeline(f, p, i);
 		chart_percentiles(f, p, i);
-		fputs("</div>\n", f);
+		fputs("</div></div>\n", f);
 	}
 	fputs("</section>\n", f);
 }
