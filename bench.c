@@ -24,6 +24,7 @@
 #include "report/report.h"
 #include "core/testfile.h"
 #include "report/upload.h"
+#include "report/atomic_file.h"
 
 enum {
 	EXIT_OK = 0,
@@ -131,39 +132,52 @@ static void run_modules(const struct bench_ctx *ctx, struct bench_report *rep)
 
 static int write_file(const char *path, const char *data)
 {
-	FILE *f = fopen(path, "w");
+	char err[512];
 
-	if (!f) {
-		fprintf(stderr, "vpsbench: --output %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	if (fputs(data, f) < 0 || fputc('\n', f) < 0 || fclose(f) != 0) {
-		fprintf(stderr, "vpsbench: writing %s: %s\n", path, strerror(errno));
+	if (atomic_write_string(path, data, err, sizeof(err)) < 0) {
+		fprintf(stderr, "vpsbench: --output %s\n", err);
 		return -1;
 	}
 	return 0;
 }
 
-/* --html FILE: the self-contained page, written after the run like --output. */
-static int write_html(const char *path, const struct bench_report *rep,
-		      const struct bench_plan *plan)
+/* --html / --prom-file: rendered into a temporary file, renamed over FILE. */
+static int write_rendered(const char *opt, const char *path, const struct bench_report *rep,
+			  const struct bench_plan *plan,
+			  int (*render)(FILE *, const struct bench_report *, const struct bench_plan *))
 {
-	FILE *f = fopen(path, "w");
-	int r, e;
+	struct atomic_file a;
+	char err[512];
 
-	if (!f) {
-		fprintf(stderr, "vpsbench: --html %s: %s\n", path, strerror(errno));
-		return -1;
+	if (atomic_open(&a, path, err, sizeof(err)) < 0)
+		goto fail;
+	if (render(a.f, rep, plan) < 0) {
+		snprintf(err, sizeof(err), "writing %.400s: %s", a.tmp, strerror(errno));
+		atomic_abort(&a);
+		goto fail;
 	}
-	r = render_html(f, rep, plan);
-	e = errno;
-	if (fclose(f) != 0 && r == 0) {
-		r = -1;
-		e = errno;
+	if (atomic_commit(&a, err, sizeof(err)) < 0)
+		goto fail;
+	return 0;
+fail:
+	fprintf(stderr, "vpsbench: %s %s\n", opt, err);
+	return -1;
+}
+
+/* Every file named on the command line can be written: checked before the run. */
+static int check_out_files(const struct bench_opts *o)
+{
+	const char *opt[] = { "--output", "--html", "--prom-file" };
+	const char *path[] = { o->output, o->html, o->prom_file };
+	char err[512];
+
+	for (int i = 0; i < 3; i++) {
+		if (path[i] && atomic_check_dir(opt[i], path[i], err, sizeof(err)) < 0) {
+			fprintf(stderr, "vpsbench: %s\n", err);
+			return -1;
+		}
 	}
-	if (r < 0)
-		fprintf(stderr, "vpsbench: writing %s: %s\n", path, strerror(e));
-	return r;
+	return 0;
 }
 
 /* `vpsbench compare OLD.json NEW.json [--format text|json] [--json] [--no-color]` */
@@ -248,9 +262,11 @@ static int render_stdout(const struct bench_opts *o, const struct bench_report *
 		printf("%s\n", json);
 		break;
 	case FMT_YABS:
-		y = render_yabs(rep, plan);
+	case FMT_FIO:
+		y = o->format == FMT_YABS ? render_yabs(rep, plan) : render_fio(rep, plan);
 		if (!y) {
-			fprintf(stderr, "vpsbench: cannot build the yabs report: out of memory\n");
+			fprintf(stderr, "vpsbench: cannot build the %s report: out of memory\n",
+				o->format == FMT_YABS ? "yabs" : "fio");
 			return EXIT_TEST_FAILED;
 		}
 		printf("%s\n", y);
@@ -342,14 +358,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "vpsbench: %s\n", err);
 		return EXIT_USAGE;
 	}
-	if (check_dirs(&opts) < 0)
+	if (check_dirs(&opts) < 0 || check_out_files(&opts) < 0)
 		return EXIT_USAGE;
+	if (plan.note[0])
+		fprintf(stderr, "vpsbench: %s\n", plan.note);
 	if (upload_check_opts(&opts, err, sizeof(err)) < 0) {
 		fprintf(stderr, "vpsbench: %s\n", err);
 		return EXIT_USAGE;
 	}
 #ifndef HAVE_CJSON
-	if (opts.format == FMT_JSON || opts.format == FMT_YABS || opts.output || opts.upload.n) {
+	if (opts.format == FMT_JSON || opts.format == FMT_YABS || opts.format == FMT_FIO ||
+	    opts.output || opts.upload.n) {
 		fprintf(stderr, "vpsbench: JSON output is unavailable: built without cJSON\n");
 		return EXIT_USAGE;
 	}
@@ -407,9 +426,16 @@ int main(int argc, char **argv)
 	if (rc == EXIT_OK)
 		rc = exit_status(&opts, &rep);
 	/* a page that could not be written is a failed run, unless worse happened */
-	if (opts.html && write_html(opts.html, &rep, &plan) < 0 &&
+	if (opts.html && write_rendered("--html", opts.html, &rep, &plan, render_html) < 0 &&
 	    (rc == EXIT_OK || rc == EXIT_BELOW_THRESHOLD))
 		rc = EXIT_TEST_FAILED;
+	/* a failed run keeps the collector's previous file: stale beats wrong */
+	if (opts.prom_file && rc != EXIT_OK && rc != EXIT_BELOW_THRESHOLD)
+		fprintf(stderr, "vpsbench: --prom-file %s left as it was: the run failed\n",
+			opts.prom_file);
+	else if (opts.prom_file &&
+		 write_rendered("--prom-file", opts.prom_file, &rep, &plan, render_prom) < 0)
+		rc = rc == EXIT_OK ? EXIT_TEST_FAILED : rc;
 	if (opts.output && write_file(opts.output, json) < 0) {
 		if (rc == EXIT_OK)
 			rc = EXIT_TEST_FAILED;

@@ -14,6 +14,12 @@ const double lat_default_percentiles[LAT_NPCT] = {
 	95.0, 99.0, 99.5, 99.9, 99.95, 99.99,
 };
 
+const char *const lat_range_label[LAT_RANGE_NR] = {
+	"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000",
+	"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000",
+	"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000", ">=2000",
+};
+
 uint64_t lat_plat_idx_to_val(unsigned idx)
 {
 	unsigned error_bits;
@@ -64,6 +70,8 @@ void lat_hist_merge(struct lat_hist *dst, const struct lat_hist *src)
 	lat_stat_merge(&dst->st, &src->st);
 	for (unsigned i = 0; i < LAT_PLAT_NR; i++)
 		dst->bucket[i] += src->bucket[i];
+	for (unsigned i = 0; i < LAT_RANGE_NR; i++)
+		dst->range[i] += src->range[i];
 }
 
 double lat_stat_stddev(const struct lat_stat *s)

@@ -26,10 +26,43 @@ struct lat_stat {
 	double mean, m2;     /* Welford running sums */
 };
 
+/* fio's latency_ns / latency_us / latency_ms buckets: [0,2) [2,4) [4,10)
+ * [10,20) [20,50) [50,100) [100,250) [250,500) [500,750) [750,1000) of each
+ * unit, then ms [1000,2000) and >= 2000. Counted exactly per I/O: the
+ * bucket edges (750, 10000...) fall inside plat buckets. */
+#define LAT_RANGE_NR 32
+extern const char *const lat_range_label[LAT_RANGE_NR]; /* "2", ..., ">=2000" */
+
 struct lat_hist {
 	struct lat_stat st;
 	uint64_t bucket[LAT_PLAT_NR];
+	uint64_t range[LAT_RANGE_NR];
 };
+
+/* fio's io_u_mark_lat_nsec/usec/msec: the unit is ns below 1 us, us below 1 ms. */
+static inline unsigned lat_range_idx(uint64_t ns)
+{
+	static const uint16_t lim[10] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000 };
+	uint64_t v = ns;
+	unsigned base = 0;
+
+	if (v >= 1000) {
+		v /= 1000;
+		base = 10;
+		if (v >= 1000) {
+			v /= 1000;
+			base = 20;
+			if (v >= 2000)
+				return 31;
+			if (v >= 1000)
+				return 30;
+		}
+	}
+	for (unsigned i = 0; i < 9; i++)
+		if (v < lim[i])
+			return base + i;
+	return base + 9;
+}
 
 /* fio's plat_val_to_idx(): values below 128 map to themselves. */
 static inline unsigned lat_plat_val_to_idx(uint64_t val)
@@ -67,6 +100,7 @@ static inline void lat_hist_add(struct lat_hist *h, uint64_t ns)
 {
 	lat_stat_add(&h->st, ns);
 	h->bucket[lat_plat_val_to_idx(ns)]++;
+	h->range[lat_range_idx(ns)]++;
 }
 
 /* fio's plat_idx_to_val(): the bucket's representative value (ns). */

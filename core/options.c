@@ -40,7 +40,7 @@ struct opt_def {
 	const char *help;
 };
 
-static const char *const format_names[] = { "text", "json", "yabs", "prom", NULL };
+static const char *const format_names[] = { "text", "json", "yabs", "prom", "fio", NULL };
 
 #define OFF(f) offsetof(struct bench_opts, f)
 
@@ -56,12 +56,14 @@ static const struct opt_def opt_table[] = {
 	  "pass set: built-in name or INI/JSON file (default: default)" },
 	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL, "Output" },
 	{ "format", OK_FORMAT, OFF(format), 0, 0, format_names, "FMT",
-	  "stdout format: text|json|yabs|prom (default: text)" },
+	  "stdout format: text|json|yabs|prom|fio (default: text)" },
 	{ "json", OK_JSON, 0, 0, 0, NULL, NULL, "same as --format json" },
 	{ "output", OK_STR, OFF(output), 0, 0, NULL, "FILE",
 	  "also write the JSON report to FILE" },
 	{ "html", OK_STR, OFF(html), 0, 0, NULL, "FILE",
 	  "also write a self-contained HTML report with charts" },
+	{ "prom-file", OK_STR, OFF(prom_file), 0, 0, NULL, "FILE",
+	  "also write the Prometheus metrics to FILE (textfile collector)" },
 	{ "quiet", OK_FLAG, OFF(quiet), 0, 0, NULL, NULL,
 	  "no progress lines on stderr" },
 	{ "no-color", OK_FLAG, OFF(no_color), 0, 0, NULL, NULL,

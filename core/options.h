@@ -11,7 +11,7 @@
 
 #define BENCH_MAX_DIRS 16
 
-enum out_format { FMT_TEXT = 0, FMT_JSON, FMT_YABS, FMT_PROM };
+enum out_format { FMT_TEXT = 0, FMT_JSON, FMT_YABS, FMT_PROM, FMT_FIO };
 
 #define OPT_LIST_MAX 16
 
@@ -84,6 +84,7 @@ struct bench_opts {
 	bool include_host;               /* hostname/IPs in the report */
 
 	const char *html;                /* self-contained HTML report file */
+	const char *prom_file;           /* Prometheus text file (textfile collector) */
 };
 
 /*

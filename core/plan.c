@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "module.h"
 #include "parse.h"
 #include "plan.h"
 
@@ -87,6 +88,57 @@ static const struct profile_def profiles[] = {
 const char *const plan_profile_names[] = {
 	"default", "dd-direct", "ovh", "vng", "tino", "azure-write", "azure-read", "azure-mixed", "yabs", NULL
 };
+
+static const struct profile_def *profile_named(const char *name);
+
+bool plan_pass_is_yabs(const struct rand_pass_spec *p)
+{
+	if (p->rw != RW_RANDRW || p->rwmixread != 50 || p->iodepth != 64 || p->jobs != 2)
+		return false;
+	return p->bs == 4096 || p->bs == 64 * 1024 || p->bs == 512 * 1024 || p->bs == 1024 * 1024;
+}
+
+/*
+ * --format yabs: yabs's fio[] needs its four passes. When the plan has
+ * none that match, they are added after the profile's own, with the
+ * command line's size/runtime/ramp/seed but yabs's shape.
+ */
+static int add_yabs_passes(const struct bench_opts *o, struct bench_plan *plan, char *err,
+			   size_t errlen)
+{
+	const struct profile_def *y = profile_named("yabs");
+	unsigned had = plan->nrand;
+
+	if (o->format != FMT_YABS || !options_module_selected(o, MOD_rand))
+		return 0;
+	for (unsigned i = 0; i < plan->nrand; i++)
+		if (plan_pass_is_yabs(&plan->rand[i]))
+			return 0;
+	if (plan->nrand + y->npass > RAND_MAX_PASSES) {
+		snprintf(err, errlen, "--format yabs needs yabs's %u passes and profile %s already has %u "
+			 "(at most %d in all): use --profile yabs", y->npass, plan->profile,
+			 plan->nrand, RAND_MAX_PASSES);
+		return -1;
+	}
+	for (unsigned i = 0; i < y->npass; i++) {
+		struct rand_pass_spec *r = &plan->rand[plan->nrand++];
+
+		*r = y->pass[i];
+		if (o->size.set)
+			r->size = o->size.v;
+		if (o->runtime_ns.set)
+			r->runtime_ns = o->runtime_ns.v;
+		if (o->ramp_ns.set)
+			r->ramp_ns = o->ramp_ns.v;
+		if (o->seed.set)
+			r->seed = o->seed.v;
+	}
+	snprintf(plan->note, sizeof(plan->note),
+		 "--format yabs: profile %s has no pass with yabs's settings; running yabs's "
+		 "randrw 50/50 qd64 2-job passes at 4k, 64k, 512k and 1m after its %u", plan->profile,
+		 had);
+	return 0;
+}
 
 static void plan_from_profile(const struct profile_def *p, struct bench_plan *plan)
 {
@@ -317,6 +369,14 @@ static int validate(const struct bench_plan *plan, char *err, size_t errlen)
 	return 0;
 }
 
+static const struct profile_def *profile_named(const char *name)
+{
+	for (size_t i = 0; i < NPROFILES; i++)
+		if (!strcmp(profiles[i].name, name))
+			return &profiles[i];
+	return NULL;
+}
+
 int plan_build(const struct bench_opts *o, struct bench_plan *plan, char *err, size_t errlen)
 {
 	const char *name = o->profile ? o->profile : "default";
@@ -381,5 +441,7 @@ int plan_build(const struct bench_opts *o, struct bench_plan *plan, char *err, s
 	plan->engine = o->engine.set ? (enum rand_engine_kind)o->engine.v : ENGINE_AUTO;
 	plan->zero_buffers = o->zero_buffers;
 	plan->verify = o->verify;
+	if (add_yabs_passes(o, plan, err, errlen) < 0)
+		return -1;
 	return validate(plan, err, errlen);
 }

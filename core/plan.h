@@ -59,7 +59,12 @@ struct bench_plan {
 	enum rand_engine_kind engine;
 	bool zero_buffers;
 	bool verify;
+	char note[320];        /* what --format changed in the plan, for stderr; "" = nothing */
 };
+
+/* The pass measures what yabs.sh's fio command does (randrw 50/50, qd64,
+ * 2 jobs, one of its block sizes): its figures may go in yabs's fio[]. */
+bool plan_pass_is_yabs(const struct rand_pass_spec *p);
 
 /*
  * Builds the plan from --profile (built-in name or file) and the command

@@ -14,13 +14,18 @@
 #include "grade/grade.h"
 #include "render.h"
 
-/* chart geometry, in viewBox units; the SVG scales to the page width */
+/*
+ * chart geometry, in viewBox units. The SVG scales with the page up to
+ * 32em wide, where its 13-unit text is the body's 15px; the axis titles
+ * sit apart from the tick labels (y title above the axis, x title below
+ * the tick row), so neither can cover the other.
+ */
 #define CW 420.0
-#define CH 240.0
-#define ML 54.0
-#define MR 12.0
-#define MT 14.0
-#define MB 38.0
+#define CH 250.0
+#define ML 62.0
+#define MR 14.0
+#define MT 30.0
+#define MB 42.0
 
 static const char css[] =
 	":root{--fg:#1b1f24;--bg:#fff;--mute:#5b6470;--line:#d8dde3;--card:#f6f8fa;"
@@ -42,13 +47,17 @@ static const char css[] =
 	"th{color:var(--mute);font-weight:600}"
 	".t0{color:var(--bad);font-weight:600}.t1{color:var(--mid);font-weight:600}"
 	".t2{color:var(--ok);font-weight:600}"
-	"svg{width:100%;height:auto;display:block}svg text{fill:var(--mute);font-size:13px}"
+	"svg{width:100%;max-width:32em;height:auto;display:block}"
+	".charts{display:flex;flex-wrap:wrap;gap:8px 16px}.charts svg{flex:1 1 20em}"
+	"svg text{fill:var(--mute);font-size:13px}"
 	"svg .ax{stroke:var(--line);stroke-width:1}svg .rd{stroke:var(--rd);fill:none;stroke-width:2}"
-	"svg .wr{stroke:var(--wr);fill:none;stroke-width:2}svg .mk-rd{fill:var(--rd)}"
+	"svg .wr{stroke:var(--wr);fill:none;stroke-width:2;stroke-dasharray:6 3}svg .mk-rd{fill:var(--rd)}"
 	"svg .mk-wr{fill:var(--wr)}svg .bar{fill:var(--rd)}svg .bar-rd{fill:var(--ok)}"
 	"svg .avg{stroke:var(--fg);stroke-dasharray:5 4;stroke-width:1.2}"
 	".lg{display:inline-block;width:12px;height:3px;vertical-align:middle;margin:0 4px 0 10px}"
-	".lg-rd{background:var(--rd)}.lg-wr{background:var(--wr)}"
+	".lg-rd{background:var(--rd)}.lg-wr{background:repeating-linear-gradient(90deg,var(--wr) 0 6px,"
+	"transparent 6px 9px);width:18px}"
+	".gw{border-left:3px solid var(--bad);padding-left:8px}"
 	"ul.warn li{margin:.3em 0}"
 	"@media (max-width:520px){body{font-size:14px}main{padding:8px}th,td{padding:3px 4px}}";
 
@@ -161,10 +170,10 @@ static void svg_open(FILE *f, const char *cls, const char *label)
 		CH - MB);
 }
 
+/* The y title above the axis, horizontal: it never meets a tick label. */
 static void svg_ylabel(FILE *f, const char *text)
 {
-	fprintf(f, "<text x=\"12\" y=\"%.1f\" transform=\"rotate(-90 12 %.1f)\" "
-		"text-anchor=\"middle\">", (MT + CH - MB) / 2, (MT + CH - MB) / 2);
+	fprintf(f, "<text class=\"yt\" x=\"4\" y=\"%.1f\" text-anchor=\"start\">", MT - 14);
 	esc(f, text);
 	fputs("</text>\n", f);
 }
@@ -188,13 +197,49 @@ static void svg_ytick(FILE *f, double y, double y0, double y1, const char *label
 	fputs("</text>\n", f);
 }
 
+/* A tick at the right end is anchored there, so its label is not cut off. */
 static void svg_xtick(FILE *f, double xx, const char *label)
 {
+	bool last = xx >= CW - MR - 0.5;
+
 	fprintf(f, "<line class=\"ax\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", xx, CH - MB,
 		xx, CH - MB + 4);
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", xx, CH - MB + 17);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">", last ? CW - 2 : xx, CH - MB + 17,
+		last ? "end" : "middle");
 	esc(f, label);
 	fputs("</text>\n", f);
+}
+
+/* fmt_ns with the micro sign: "4.65 µs". */
+static void fmt_ns_html(char *buf, size_t n, double ns)
+{
+	char t[32], *u;
+
+	fmt_ns(t, sizeof(t), ns);
+	u = strstr(t, " us");
+	if (u) {
+		*u = '\0';
+		snprintf(buf, n, "%s \xc2\xb5s", t);
+	} else {
+		snprintf(buf, n, "%s", t);
+	}
+}
+
+/* Read is a dot on a solid line, write a square on a dashed one: the two
+ * stay apart where they overlap, in colour or not. */
+static void marker(FILE *f, int d, double x, double y, const char *tip)
+{
+	if (d == RD)
+		fprintf(f, "<circle class=\"mk-rd\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.8\">", x, y);
+	else
+		fprintf(f, "<rect class=\"mk-wr\" x=\"%.1f\" y=\"%.1f\" width=\"5\" height=\"5\">", x - 2.5,
+			y - 2.5);
+	if (tip) {
+		fputs("<title>", f);
+		esc(f, tip);
+		fputs("</title>", f);
+	}
+	fputs(d == RD ? "</circle>\n" : "</rect>\n", f);
 }
 
 /* --- random I/O: IOPS per second, one polyline per direction --- */
@@ -250,8 +295,7 @@ static void chart_timeline(FILE *f, const struct rand_pass_result *p, unsigned i
 		fputs("\"/>\n", f);
 		if (r->ntimeline <= 60)
 			for (unsigned i = 0; i < r->ntimeline; i++)
-				fprintf(f, "<circle class=\"mk-%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\"/>\n", cls[d],
-					px(i + 1, 0, n), py(r->timeline[i], 0, ymax));
+				marker(f, d, px(i + 1, 0, n), py(r->timeline[i], 0, ymax), NULL);
 	}
 	fputs("</svg>\n", f);
 }
@@ -296,7 +340,7 @@ static void chart_percentiles(FILE *f, const struct rand_pass_result *p, unsigne
 	snprintf(lbl, sizeof(lbl), "completion latency percentiles, pass %u", idx + 1);
 	svg_open(f, "pctl", lbl);
 	for (double e = lo; e <= hi + 1e-9; e += 1) {
-		static const char *const u[] = { "ns", "us", "ms", "s" };
+		static const char *const u[] = { "ns", "\xc2\xb5s", "ms", "s" };
 		int k = (int)e, g = k / 3 < 3 ? k / 3 : 3;
 
 		/* decades: "1 ns", "10 us", "100 ms" */
@@ -325,10 +369,11 @@ static void chart_percentiles(FILE *f, const struct rand_pass_result *p, unsigne
 		for (int i = 0; i < LAT_NPCT; i++) {
 			double v = r->clat_pct[i] > 0 ? (double)r->clat_pct[i] : 1;
 
-			fmt_ns(lbl, sizeof(lbl), v);
-			fprintf(f, "<circle class=\"mk-%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\"><title>p%g: %s"
-				"</title></circle>\n", cls[d], px(nines(lat_default_percentiles[i]), x0, x1),
-				py(log10(v), lo, hi), lat_default_percentiles[i], lbl);
+			char tip[64];
+
+			fmt_ns_html(lbl, sizeof(lbl), v);
+			snprintf(tip, sizeof(tip), "p%g: %s", lat_default_percentiles[i], lbl);
+			marker(f, d, px(nines(lat_default_percentiles[i]), x0, x1), py(log10(v), lo, hi), tip);
 		}
 	}
 	fputs("</svg>\n", f);
@@ -338,9 +383,9 @@ static void legend(FILE *f, const struct rand_pass_result *p)
 {
 	fputs("<p class=\"note\">", f);
 	if (p->dir_res[RD].present)
-		fputs("<span class=\"lg lg-rd\"></span>read", f);
+		fputs("<span class=\"lg lg-rd\"></span>read (solid, dots)", f);
 	if (p->dir_res[WR].present)
-		fputs("<span class=\"lg lg-wr\"></span>write", f);
+		fputs("<span class=\"lg lg-wr\"></span>write (dashed, squares)", f);
 	fputs("</p>\n", f);
 }
 
@@ -356,10 +401,10 @@ static void dir_row(FILE *f, const struct rand_dir_result *d, const char *name)
 	fputs("</td><td class=\"n\">", f);
 	esc(f, bw);
 	if (d->clat.n) {
-		fmt_ns(p50, sizeof(p50), (double)d->clat_pct[i50]);
-		fmt_ns(p99, sizeof(p99), (double)d->clat_pct[i99]);
-		fmt_ns(p999, sizeof(p999), (double)d->clat_pct[i999]);
-		fmt_ns(mx, sizeof(mx), (double)d->clat.max);
+		fmt_ns_html(p50, sizeof(p50), (double)d->clat_pct[i50]);
+		fmt_ns_html(p99, sizeof(p99), (double)d->clat_pct[i99]);
+		fmt_ns_html(p999, sizeof(p999), (double)d->clat_pct[i999]);
+		fmt_ns_html(mx, sizeof(mx), (double)d->clat.max);
 		fprintf(f, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
 			"<td class=\"n\">%s</td></tr>\n", p50, p99, p999, mx);
 	} else {
@@ -411,9 +456,11 @@ static void html_rand(FILE *f, const struct bench_report *rep)
 			dir_row(f, &p->dir_res[WR], "write");
 		fputs("</table></div>\n", f);
 		legend(f, p);
+		/* side by side where the page is wide enough for both */
+		fputs("<div class=\"charts\">\n", f);
 		chart_timeline(f, p, i);
 		chart_percentiles(f, p, i);
-		fputs("</div>\n", f);
+		fputs("</div></div>\n", f);
 	}
 	fputs("</section>\n", f);
 }
@@ -453,7 +500,7 @@ static void chart_seq(FILE *f, const struct seq_dir_result *r, unsigned di)
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n", x + bw / 2,
 			y - 4 > MT ? y - 4 : MT + 10, v);
 		if (rd)
-			snprintf(lbl, sizeof(lbl), "read%s", r->read.direct == MB_TRUE ? "" : " (buffered)");
+			snprintf(lbl, sizeof(lbl), "read%s", r->read.direct == MB_TRUE ? "" : " *");
 		else
 			snprintf(lbl, sizeof(lbl), "run %u%s", i + 1, r->runs[i].outlier ? " *" : "");
 		svg_xtick(f, x + bw / 2, lbl);
@@ -511,7 +558,8 @@ static void html_seq(FILE *f, const struct bench_report *rep, const struct bench
 		fputs("</table></div>\n", f);
 		chart_seq(f, r, i);
 		fputs("<p class=\"note\">Bars: each write run (open to fdatasync) and the read; "
-		      "dashed line: the average of the write runs.</p></div>\n", f);
+		      "dashed line: the average of the write runs; *: an outlier run, or a buffered "
+		      "read.</p></div>\n", f);
 	}
 	fputs("</section>\n", f);
 }
@@ -626,6 +674,37 @@ static void html_cpu(FILE *f, const struct bench_report *rep)
 
 /* --- grades, system, warnings --- */
 
+static bool warn_affects_grades(const char *msg);
+
+/* The warnings that qualify the grades, right under them. */
+static void grade_warnings(FILE *f, const struct bench_report *rep)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < rep->warn.n; i++) {
+		if (!warn_affects_grades(rep->warn.msg[i]))
+			continue;
+		if (!n++)
+			fputs("<div class=\"gw\" id=\"grade-warnings\"><b>Read these grades with:</b>\n"
+			      "<ul class=\"warn\">\n", f);
+		fputs("<li>", f);
+		esc(f, rep->warn.msg[i]);
+		fputs("</li>\n", f);
+	}
+	if (n)
+		fputs("</ul></div>\n", f);
+}
+
+/*
+ * A warning from a module whose figures are graded (seq, rand: each
+ * message starts with its module's name) qualifies those grades: tmpfs,
+ * buffered I/O, a scaled-down file. It is shown under the grades.
+ */
+static bool warn_affects_grades(const char *msg)
+{
+	return strncmp(msg, "seq", 3) == 0 || strncmp(msg, "rand", 4) == 0;
+}
+
 static void html_grades(FILE *f, const struct bench_report *rep)
 {
 	const struct grade_result *g = &rep->grade;
@@ -664,6 +743,7 @@ static void html_grades(FILE *f, const struct bench_report *rep)
 	fputs("</table></div>\n<p><b>Verdict:</b> ", f);
 	esc(f, g->verdict);
 	fputs("</p>\n", f);
+	grade_warnings(f, rep);
 	if (g->nreq) {
 		fprintf(f, "<h3>Requirements: %s</h3>\n<ul>\n", g->requirements_failed ? "FAILED" : "met");
 		for (unsigned i = 0; i < g->nreq; i++) {
@@ -746,10 +826,8 @@ static void html_sysinfo(FILE *f, const struct bench_report *rep)
 			row(f, "  Size", "%s (%s used, %s available)", a, b, d);
 		}
 	}
-	if (si->uptime_s.ok)
-		row(f, "Uptime", "%.1f days", si->uptime_s.v / 86400);
-	else
-		row(f, "Uptime", "unknown");
+	fmt_uptime(a, sizeof(a), si->uptime_s);
+	row(f, "Uptime", "%s", a);
 	if (si->load_avg[0].ok && si->load_avg[1].ok && si->load_avg[2].ok)
 		row(f, "Load Average", "%.2f, %.2f, %.2f", si->load_avg[0].v, si->load_avg[1].v,
 		    si->load_avg[2].v);
@@ -768,6 +846,7 @@ static void html_sysinfo(FILE *f, const struct bench_report *rep)
 static void html_notes(FILE *f, const struct bench_report *rep)
 {
 	bool any = false;
+	unsigned left = 0;
 
 	for (int i = 0; i < MOD_COUNT; i++) {
 		const struct mod_outcome *o = &rep->outcome[i];
@@ -784,10 +863,15 @@ static void html_notes(FILE *f, const struct bench_report *rep)
 	}
 	if (any)
 		fputs("</ul></section>\n", f);
-	if (!rep->warn.n)
+	for (unsigned i = 0; i < rep->warn.n; i++)
+		if (!rep->grade.graded || !warn_affects_grades(rep->warn.msg[i]))
+			left++;
+	if (!left)
 		return;
 	fputs("<section id=\"warnings\"><h2>Warnings</h2>\n<ul class=\"warn\">\n", f);
 	for (unsigned i = 0; i < rep->warn.n; i++) {
+		if (rep->grade.graded && warn_affects_grades(rep->warn.msg[i]))
+			continue; /* shown under the grades */
 		fputs("<li>", f);
 		esc(f, rep->warn.msg[i]);
 		fputs("</li>\n", f);

@@ -72,6 +72,7 @@ static cJSON *pass_json(const struct rand_pass_result *p)
 {
 	static const unsigned lv[RAND_QD_LEVELS] = { 1, 2, 4, 8, 16, 32, 64 };
 	cJSON *o = cJSON_CreateObject(), *x;
+	uint64_t qd_total = 0;
 	char k[8];
 
 	if (!o)
@@ -105,10 +106,14 @@ static cJSON *pass_json(const struct rand_pass_result *p)
 		json_add_mdbl(x, "sys_pct", p->sys_pct);
 	}
 	json_add_mdbl(o, "iodepth_avg", p->iodepth_avg);
+	/* percent of submitted I/Os, as fio's iodepth_level (without its 0.1 floor) */
+	for (int i = 0; i < RAND_QD_LEVELS; i++)
+		qd_total += p->qd_level[i];
 	x = cJSON_AddObjectToObject(o, "iodepth_level");
 	for (int i = 0; x && i < RAND_QD_LEVELS; i++) {
 		snprintf(k, sizeof(k), i == RAND_QD_LEVELS - 1 ? ">=%u" : "%u", lv[i]);
-		cJSON_AddNumberToObject(x, k, (double)p->qd_level[i]);
+		json_add_mdbl(x, k, qd_total ? mdbl_of(100.0 * (double)p->qd_level[i] / (double)qd_total)
+				     : (struct mdbl){ 0, false });
 	}
 	/* a pass that ended before measuring anything (error, timeout) has no figures */
 	if (p->status == BENCH_OK || p->runtime_ms) {

@@ -26,6 +26,8 @@ char *render_json(const struct bench_report *rep, const struct bench_plan *plan)
 
 /* --format yabs: yabs.sh-shaped JSON (yabs.c), malloc'd; NULL without cJSON or memory. */
 char *render_yabs(const struct bench_report *rep, const struct bench_plan *plan);
+/* --format fio: the rand passes in fio's json+ envelope (fio.c), malloc'd; NULL without cJSON or memory. */
+char *render_fio(const struct bench_report *rep, const struct bench_plan *plan);
 /* --html FILE: one self-contained page with inline SVG charts (html.c). 0, or -1 on a write error. */
 int render_html(FILE *f, const struct bench_report *rep, const struct bench_plan *plan);
 /* --format prom: Prometheus text exposition (prom.c). Returns 0, or -1 on a write error. */
@@ -61,6 +63,8 @@ void fmt_num2str(char *buf, size_t n, double v, bool pow2, const char *unit);
 void fmt_bytes(char *buf, size_t n, uint64_t bytes);
 /* Duration in ns as "812 ns", "4.65 us", "1.23 ms", "2.50 s". */
 void fmt_ns(char *buf, size_t n, double ns);
+/* Uptime as "3 days, 4 hours 12 min" / "0 hours 16 min"; "unknown". */
+void fmt_uptime(char *buf, size_t n, struct mdbl up);
 
 #ifdef HAVE_CJSON
 #include <cjson/cJSON.h>

@@ -164,25 +164,6 @@ static void text_dir(FILE *f, const struct sys_dir *d, const struct render_style
 	}
 }
 
-static void fmt_uptime(char *buf, size_t n, struct mdbl up)
-{
-	unsigned long long s, d, h, m;
-
-	if (!up.ok) {
-		snprintf(buf, n, "unknown");
-		return;
-	}
-	s = (unsigned long long)up.v;
-	d = s / 86400;
-	h = s / 3600 % 24;
-	m = s / 60 % 60;
-	if (d)
-		snprintf(buf, n, "%llu day%s, %llu hour%s %llu min", d, d == 1 ? "" : "s", h,
-			 h == 1 ? "" : "s", m);
-	else
-		snprintf(buf, n, "%llu hour%s %llu min", h, h == 1 ? "" : "s", m);
-}
-
 static void ip_text(char *buf, size_t n, enum mbool on, enum mbool pub, bool v6)
 {
 	if (on != MB_TRUE)

@@ -61,3 +61,22 @@ void fmt_ns(char *buf, size_t n, double ns)
 	else
 		snprintf(buf, n, "%.2f s", ns / 1e9);
 }
+
+void fmt_uptime(char *buf, size_t n, struct mdbl up)
+{
+	unsigned long long s, d, h, m;
+
+	if (!up.ok) {
+		snprintf(buf, n, "unknown");
+		return;
+	}
+	s = (unsigned long long)up.v;
+	d = s / 86400;
+	h = s / 3600 % 24;
+	m = s / 60 % 60;
+	if (d)
+		snprintf(buf, n, "%llu day%s, %llu hour%s %llu min", d, d == 1 ? "" : "s", h,
+			 h == 1 ? "" : "s", m);
+	else
+		snprintf(buf, n, "%llu hour%s %llu min", h, h == 1 ? "" : "s", m);
+}

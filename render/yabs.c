@@ -3,9 +3,11 @@
  * can go to the sites that accept yabs JSON. Same keys, types and units
  * as yabs: speed_* are KiB/s labelled "KBps" (fio's terse bw, as yabs
  * really computes it), mem in KiB, disk in 1K blocks labelled "KB". fio[]
- * holds only the yabs profile's randrw 50/50 passes that ran to the end
- * with O_DIRECT; sections that did not run are left out, as yabs does.
- * Unknown values are null (yabs would print an empty string or break).
+ * holds only passes with yabs's settings (plan_pass_is_yabs: randrw 50/50,
+ * qd64, 2 jobs, its block sizes) that ran to the end with O_DIRECT;
+ * sections that did not run are left out, as yabs does. One line, as
+ * `yabs -j` prints it. Unknown values are null (yabs would print an empty
+ * string or break).
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -53,6 +55,15 @@ static void add_bool(cJSON *o, const char *k, enum mbool v)
 static void add_kib(cJSON *o, const char *k, struct mu64 v)
 {
 	json_add_mu64(o, k, (struct mu64){ v.v / 1024, v.ok });
+}
+
+static enum mbool yabs_v6(const struct sys_net *n)
+{
+	if (n->ipv6 == MB_FALSE || n->ipv6_public == MB_FALSE)
+		return MB_FALSE;
+	if (n->ipv6 == MB_TRUE && n->ipv6_public == MB_TRUE)
+		return MB_TRUE;
+	return MB_UNKNOWN;
 }
 
 static cJSON *os_obj(const struct sysinfo *si)
@@ -142,7 +153,10 @@ static const struct rand_pass_result *yabs_pass(const struct rand_result *r, uin
 	for (unsigned i = 0; i < r->npass; i++) {
 		const struct rand_pass_result *p = &r->pass[i];
 
-		if (p->bs != bs || p->rw != RW_RANDRW || p->rwmixread != 50)
+		struct rand_pass_spec spec = { .rw = p->rw, .rwmixread = p->rwmixread, .bs = p->bs,
+					       .iodepth = p->iodepth, .jobs = p->jobs };
+
+		if (p->bs != bs || !plan_pass_is_yabs(&spec))
 			continue;
 		if (dir && p->dir && strcmp(p->dir, dir) != 0)
 			continue;
@@ -195,7 +209,8 @@ static int add_fio(cJSON *root, const struct bench_report *rep, const struct ben
 	const char *part;
 	cJSON *arr = NULL, *e;
 
-	if (strcmp(plan->profile, "yabs") != 0 || !render_section_ran(rep, MOD_rand))
+	(void)plan;
+	if (!render_section_ran(rep, MOD_rand))
 		return 0;
 	for (size_t i = 0; i < sizeof(yabs_bs) / sizeof(yabs_bs[0]); i++) {
 		const struct rand_pass_result *p = yabs_pass(r, yabs_bs[i].bs, dir);
@@ -240,8 +255,10 @@ char *render_yabs(const struct bench_report *rep, const struct bench_plan *plan)
 			goto fail_x;
 		if (!(x = cJSON_AddObjectToObject(root, "net")))
 			goto out;
+		/* yabs asks whether the internet answers: IPv4 reaches it through NAT
+		 * from a private address, IPv6 only from a global one (not ULA) */
 		add_bool(x, "ipv4", si->net.ipv4);
-		add_bool(x, "ipv6", si->net.ipv6);
+		add_bool(x, "ipv6", yabs_v6(&si->net));
 		if (!(x = cpu_obj(&si->cpu)) || !cJSON_AddItemToObject(root, "cpu", x))
 			goto fail_x;
 		if (!(x = mem_obj(si)) || !cJSON_AddItemToObject(root, "mem", x))
@@ -255,7 +272,7 @@ char *render_yabs(const struct bench_report *rep, const struct bench_plan *plan)
 	cJSON_AddNumberToObject(rt, "start", (double)t0);
 	cJSON_AddNumberToObject(rt, "end", (double)t1);
 	cJSON_AddNumberToObject(rt, "elapsed", (double)(t1 - t0));
-	out = cJSON_Print(root);
+	out = cJSON_PrintUnformatted(root);
 	goto out;
 fail_x:
 	cJSON_Delete(x);

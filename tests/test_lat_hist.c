@@ -1,6 +1,7 @@
 /* test_lat_hist.c — fio-compatible latency histogram and statistics. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/lat_hist.h"
 #include "th.h"
@@ -355,4 +356,33 @@ out:
 	free(b);
 	free(all);
 	free(empty);
+}
+
+/* fio's io_u_mark_lat_nsec/usec/msec edges, one value each side. */
+TH_TEST(lat_range_edges_as_fio)
+{
+	static const struct { uint64_t ns; unsigned idx; } c[] = {
+		{ 0, 0 }, { 1, 0 }, { 2, 1 }, { 3, 1 }, { 4, 2 }, { 9, 2 }, { 10, 3 },
+		{ 749, 8 }, { 750, 9 }, { 999, 9 },
+		{ 1000, 10 }, { 1999, 10 }, { 2000, 11 }, { 9999, 12 }, { 10000, 13 },
+		{ 749999, 18 }, { 750000, 19 }, { 999999, 19 },
+		{ 1000000, 20 }, { 1999999, 20 }, { 2000000, 21 }, { 749999999, 28 },
+		{ 750000000, 29 }, { 999999999, 29 }, { 1000000000, 30 }, { 1999999999, 30 },
+		{ 2000000000, 31 }, { UINT64_MAX, 31 },
+	};
+	struct lat_hist *h = hist_new();
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		TH_EQ_INT(lat_range_idx(c[i].ns), c[i].idx);
+	TH_CHECK(strcmp(lat_range_label[9], "1000") == 0);
+	TH_CHECK(strcmp(lat_range_label[31], ">=2000") == 0);
+	TH_CHECK(h != NULL);
+	if (!h)
+		return;
+	lat_hist_add(h, 760);
+	lat_hist_add(h, 12000);
+	lat_hist_add(h, 12000);
+	TH_EQ_INT(h->range[9], 1);
+	TH_EQ_INT(h->range[13], 2);
+	free(h);
 }

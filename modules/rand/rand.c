@@ -221,6 +221,7 @@ static void merge_jobs(struct rand_pass_result *res, struct rand_job *jv, unsign
 		for (int p = 0; p < LAT_NPCT; p++)
 			dr->clat_pct[p] = lat_hist_percentile(&hist[d], lat_default_percentiles[p]);
 		memcpy(dr->clat_bins, hist[d].bucket, sizeof(dr->clat_bins));
+		memcpy(dr->clat_range, hist[d].range, sizeof(dr->clat_range));
 		/* whole seconds only: a last partial second would look like a drop */
 		if (ntl == 0 && res->runtime_ms)
 			ntl = 1;

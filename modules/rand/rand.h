@@ -38,7 +38,8 @@ struct rand_dir_result {
 	double bw_bytes;       /* 1000 * io_bytes / runtime_ms, B/s */
 	struct rand_lat clat, slat;
 	uint64_t clat_pct[LAT_NPCT]; /* ns, at lat_default_percentiles */
-	uint64_t clat_bins[LAT_PLAT_NR]; /* the merged histogram the percentiles come from */
+	uint64_t clat_bins[LAT_PLAT_NR]; /* fio's plat histogram (json+ "bins") */
+	uint64_t clat_range[LAT_RANGE_NR]; /* fio's latency_ns/us/ms counts */
 	uint32_t timeline[RAND_TL_MAX]; /* I/Os completed in each whole second */
 	unsigned ntimeline;
 };
