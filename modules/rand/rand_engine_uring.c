@@ -137,7 +137,8 @@ static int uring_init(struct rand_engine *e)
 	if (!p)
 		return -ENOMEM;
 	mask = mask_from_env(&plain, bad, sizeof(bad));
-	r = uring_setup(p, roundup_pow2(e->depth), plain);
+	/* room for every I/O plus the timeout request of a wait without EXT_ARG */
+	r = uring_setup(p, roundup_pow2(e->depth + 1), plain);
 	if (r < 0) {
 		free(p);
 		return r;
@@ -281,7 +282,7 @@ static int uring_wait_old(struct uring_priv *p, uint64_t timeout_ns)
 	if (!p->tmo_queued) {
 		sqe = io_uring_get_sqe(&p->ring);
 		if (!sqe)
-			return 0; /* the SQ ring is full of ours: the next submit makes room */
+			return 0; /* cannot happen: the ring has a spare entry */
 		p->ts.tv_sec = (long long)(timeout_ns / 1000000000ULL);
 		p->ts.tv_nsec = (long long)(timeout_ns % 1000000000ULL);
 		io_uring_prep_timeout(sqe, &p->ts, 1, 0);

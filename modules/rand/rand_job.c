@@ -100,8 +100,8 @@ static inline struct rand_io *pq_pop(struct loop_state *s)
  * The engine sent the oldest r queued I/Os at t_sub: that is their issue
  * time (fio's too), and their slat runs from when each was prepared.
  * A remainder queued again after a short transfer keeps its first issue
- * time and has no slat of its own. Returns nothing; slat goes in batches
- * of I/Os prepared together.
+ * time and has no slat of its own. Slat samples go in runs of I/Os
+ * prepared together (one update per run, not per I/O).
  */
 static void mark_sent(struct loop_state *s, unsigned r, uint64_t t_sub, bool sync)
 {
