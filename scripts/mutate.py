@@ -102,7 +102,9 @@ def main():
         open(p, "w").write(orig.replace(m["text"], m["repl"], 1))
         t1 = time.time()
         log = os.path.join(tmp, m["id"] + ".log")
-        if run(build, work, log) != 0:
+        # only what the test runs: the unit binary or the sanitizer build
+        target = "build/san/unit" if m["test"].startswith("unit:") else "build/san/vpsbench"
+        if run("nice make -j2 %s >/dev/null 2>&1" % target, work, log) != 0:
             verdict = "BUILD-FAILED"
         else:
             cmd = m["test"]
