@@ -97,7 +97,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="vpsbench-mutate.")
     work = os.path.join(tmp, "tree")
     shutil.copytree(ROOT, work, symlinks=True,
-                    ignore=shutil.ignore_patterns(".git", "vpsbench-static*", "dist", "static*", "fuzz"))
+                    ignore=shutil.ignore_patterns(".git", "vpsbench-static*", "dist", "static", "static-deps*", "static-aarch64", "fuzz"))
     build = "nice make -j2 vpsbench build/san/vpsbench build/san/unit >/dev/null 2>&1"
     if run(build, work, os.path.join(tmp, "build.log")) != 0:
         print("mutate: the unmutated tree does not build")
