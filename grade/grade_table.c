@@ -84,11 +84,11 @@ static const struct grade_table builtin = {
 		 * (goecs's tiers, here on STREAM's Triad, arrays >= 4x LLC only) */
 		{ "mem_triad_mbps", "MB/s", "STREAM-variant Triad, all threads, arrays >= 4x LLC",
 		  true, 5, {
-			OPEN("below_ddr4", "below one DDR4 channel", "slow or shared memory"),
-			AT(17000, "ddr4_1ch", "one DDR4 channel", "like one channel of DDR4"),
-			AT(35000, "ddr4_2ch", "dual-channel DDR4", "like two channels of DDR4"),
-			AT(51000, "ddr5_1ch", "DDR5", "like one channel of DDR5"),
-			AT(78000, "ddr5_2ch", "dual-channel DDR5", "like two channels of DDR5 or more"),
+			OPEN("below_ddr4", "below one DDR4 channel", "slow, shared or throttled memory"),
+			AT(17000, "ddr4_1ch", "one DDR4 channel", "about what one DDR4 channel streams (17 GB/s)"),
+			AT(35000, "ddr4_2ch", "dual-channel DDR4", "about what two DDR4 channels stream (35 GB/s)"),
+			AT(51000, "ddr5_1ch", "DDR5", "DDR5 class (51 GB/s)"),
+			AT(78000, "ddr5_2ch", "dual-channel DDR5", "dual-channel DDR5 class or more (78 GB/s)"),
 		} },
 		{ "mem_triad_1t_mbps", "MB/s", "STREAM-variant Triad, one thread, arrays >= 4x LLC",
 		  true, 2, {

@@ -41,6 +41,16 @@ TH_TEST(grade_every_tier_boundary)
 		{ "rand_cov_pct", 15.01, "unstable" },
 		{ "rand_tail_ratio", 0.69, "drop" }, { "rand_tail_ratio", 0.7, "steady" },
 		{ "rand_tail_ratio", 1.3, "steady" },
+		/* DRAM Triad tiers: 1ch DDR4 17 GB/s, 2ch 35, DDR5 51, 2ch DDR5 78 (decimal MB/s) */
+		{ "mem_triad_mbps", 16999, "below_ddr4" }, { "mem_triad_mbps", 17000, "ddr4_1ch" },
+		{ "mem_triad_mbps", 34999, "ddr4_1ch" }, { "mem_triad_mbps", 35000, "ddr4_2ch" },
+		{ "mem_triad_mbps", 51000, "ddr5_1ch" }, { "mem_triad_mbps", 77999, "ddr5_1ch" },
+		{ "mem_triad_mbps", 78000, "ddr5_2ch" },
+		{ "mem_triad_1t_mbps", 9999, "oversold" }, { "mem_triad_1t_mbps", 10000, "normal" },
+		{ "mem_latency_ns", 79, "excellent" }, { "mem_latency_ns", 80, "excellent" },
+		{ "mem_latency_ns", 81, "good" }, { "mem_latency_ns", 110, "good" },
+		{ "mem_latency_ns", 120, "acceptable" }, { "mem_latency_ns", 150, "acceptable" },
+		{ "mem_latency_ns", 151, "slow" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const char *got = tier_name(cases[i].metric, cases[i].v);
