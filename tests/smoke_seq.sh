@@ -224,7 +224,13 @@ fi
 if m=$(mnt full tmpfs size=320m); then
 	"$VPSBENCH" --only seq --seq-size 100M --seq-runs 100 --dir "$m" --json --quiet > "$base/f.json" 2>/dev/null &
 	pid=$!
-	sleep 0.3
+	# fill once the first run has its file open (after its space check), not
+	# after a fixed sleep: the data generator is measured first and takes
+	# longer than any fixed delay on a loaded machine under ASan
+	for i in $(seq 1 200); do
+		ls -l "/proc/$pid/fd" 2>/dev/null | grep -q '\.vpsbench-seq-' && break
+		sleep 0.05
+	done
 	fallocate -l 200M "$m/filler" 2>/dev/null || head -c 200M /dev/zero > "$m/filler" 2>/dev/null
 	wait $pid; rc=$?
 	rm -f "$m/filler"
