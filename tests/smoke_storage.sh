@@ -11,10 +11,12 @@
 #  4. a chroot on a loop fs whose mount the chroot cannot see: fstype,
 #     mount point and device are filled (st_dev lookup), and running out of
 #     inodes there names the mount point ("/"), not the directory.
+#  5. btrfs: the seq and rand test files are NOCOW (FS_IOC_GETFLAGS has
+#     FS_NOCOW_FL) while vpsbench holds them open, so O_DIRECT stays direct.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 name=storage
-PARTS="tmpfs_memory_backed tmpfs_text_agrees ext4_device_graded physical_check chroot_fs_known chroot_enospc_names_mount"
+PARTS="tmpfs_memory_backed tmpfs_text_agrees ext4_device_graded physical_check chroot_fs_known chroot_enospc_names_mount btrfs_nocow_seq btrfs_nocow_rand"
 if ! t_is_root; then
 	for n in $PARTS; do t_skip "$n" "needs root (mounts, loop devices, chroot)"; done
 	t_summary $name; exit
@@ -182,5 +184,64 @@ if $chroot_ok; then
 else
 	t_skip chroot_fs_known "cannot build the chroot (loop device, mkfs.ext4, bind mounts)"
 	t_skip chroot_enospc_names_mount "cannot build the chroot"
+fi
+
+# 5. btrfs NOCOW: the test file is unlinked early, so it is looked at
+# through vpsbench's open descriptor while the pass runs
+# nocow_seen MODULE ARGS...: "C" when vpsbench's open test file of MODULE
+# is NOCOW (FS_IOC_GETFLAGS has FS_NOCOW_FL), "-" when not, "" when not seen
+nocow_seen() {
+	local mod=$1 pid attr
+	shift
+	"$VPSBENCH" --only "$mod" --dir "$bm" "$@" --json --quiet > "$base/b-$mod.json" 2>/dev/null &
+	pid=$!
+	attr=$(python3 - "$pid" ".vpsbench-$mod-" <<'PY' 2>/dev/null
+import fcntl, os, struct, sys, time
+pid, tag = sys.argv[1], sys.argv[2]
+end = time.time() + 30
+while time.time() < end and os.path.exists("/proc/%s" % pid):
+    try:
+        fds = os.listdir("/proc/%s/fd" % pid)
+    except OSError:
+        fds = []
+    for n in fds:
+        p = "/proc/%s/fd/%s" % (pid, n)
+        try:
+            if tag not in os.readlink(p):
+                continue
+            fd = os.open(p, os.O_RDONLY)
+            b = fcntl.ioctl(fd, 0x80086601, b"\0" * 8)   # FS_IOC_GETFLAGS
+            os.close(fd)
+        except OSError:
+            continue
+        print("C" if struct.unpack("<i", b[:4])[0] & 0x00800000 else "-")  # FS_NOCOW_FL
+        sys.exit(0)
+    time.sleep(0.02)
+PY
+)
+	wait "$pid"
+	echo "$attr"
+}
+if command -v mkfs.btrfs >/dev/null && truncate -s 1G "$base/b.img" &&
+	bdev=$(losetup -f --show --direct-io=on "$base/b.img" 2>/dev/null); then
+	LOOPS+=("$bdev")
+	bm=$base/btrfs; mkdir "$bm"
+	if mkfs.btrfs -q -f "$bdev" >/dev/null 2>&1 && mount "$bdev" "$bm"; then
+		MNTS+=("$bm")
+		a=$(nocow_seen seq --seq-size 256M --seq-runs 2)
+		[ "$a" = C ] && t_ok btrfs_nocow_seq || t_fail btrfs_nocow_seq "flags seen: '$a'"
+		a=$(nocow_seen rand --size 64M --runtime 3s --ramp 0)
+		if [ "$a" = C ] && t_json "$base/b-rand.json" "all(p['direct'] is True for p in ps)" \
+			"not any('NOCOW' in w for w in j['warnings'])"; then
+			t_ok btrfs_nocow_rand
+		else
+			t_fail btrfs_nocow_rand "flags seen: '$a'"
+		fi
+	else
+		t_skip btrfs_nocow_seq "cannot make or mount btrfs"; t_skip btrfs_nocow_rand "cannot make or mount btrfs"
+	fi
+else
+	t_skip btrfs_nocow_seq "no loop device / mkfs.btrfs"
+	t_skip btrfs_nocow_rand "no loop device / mkfs.btrfs"
 fi
 t_summary $name

@@ -27,7 +27,8 @@ static const char *const files[] = {
 	"sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq",
 	"sys/class/dmi/id/sys_vendor", "sys/hypervisor/type",
 	"proc/device-tree/compatible", "fixture/affinity_cpus", "fixture/statvfs",
-	"fixture/uname_machine", "fixture/cpuid_hypervisor",
+	"fixture/uname_machine", "fixture/cpuid_hypervisor", "fixture/dir_stat",
+	"sys/module/zfs/version",
 };
 #define NFILES (sizeof(files) / sizeof(files[0]))
 
