@@ -17,13 +17,14 @@
 
 #include "phase.h"
 
-/* The one registry list: order is run order. */
+/* The one registry list: order is run order (the disk modules first, so a
+ * signal early in a run still lands in the disk passes). */
 #define BENCH_MODULES(X) \
 	X(sysinfo)       \
-	X(cpu)           \
-	X(mem)           \
 	X(seq)           \
-	X(rand)
+	X(rand)          \
+	X(cpu)           \
+	X(mem)
 
 enum bench_mod_id {
 #define BENCH_MOD_ENUM(n) MOD_##n,
