@@ -18,6 +18,7 @@ HAVE_LIBURING := $(call probe,liburing.h,-luring)
 HAVE_LIBAIO   := $(call probe,libaio.h,-laio)
 HAVE_CJSON    := $(call probe,cjson/cJSON.h,-lcjson)
 HAVE_LIBCURL  := $(call probe,curl/curl.h,-lcurl)
+HAVE_LIBIPERF := $(call probe,stdint.h>\n#include <iperf_api.h,-liperf)
 
 ifeq ($(HAVE_LIBURING),1)
 CPPFLAGS += -DHAVE_LIBURING
@@ -34,6 +35,10 @@ endif
 ifeq ($(HAVE_LIBCURL),1)
 CPPFLAGS += -DHAVE_LIBCURL
 LDLIBS   += -lcurl
+endif
+ifeq ($(HAVE_LIBIPERF),1)
+CPPFLAGS += -DHAVE_LIBIPERF
+LDLIBS   += -liperf
 endif
 
 # Every stage folder: core, the modules (one folder each), grade, report, render.

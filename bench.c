@@ -344,7 +344,8 @@ int main(int argc, char **argv)
 	}
 	if (check_dirs(&opts) < 0)
 		return EXIT_USAGE;
-	if (upload_check_opts(&opts, err, sizeof(err)) < 0) {
+	if (upload_check_opts(&opts, err, sizeof(err)) < 0 ||
+	    net_check_opts(&opts, err, sizeof(err)) < 0) {
 		fprintf(stderr, "vpsbench: %s\n", err);
 		return EXIT_USAGE;
 	}

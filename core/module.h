@@ -19,7 +19,8 @@
 #define BENCH_MODULES(X) \
 	X(sysinfo)       \
 	X(seq)           \
-	X(rand)
+	X(rand)          \
+	X(net)
 
 enum bench_mod_id {
 #define BENCH_MOD_ENUM(n) MOD_##n,

@@ -127,6 +127,19 @@ static const struct opt_def opt_table[] = {
 	  "DUR", "upload total timeout per try (default: 30s)" },
 	{ "include-host", OK_FLAG, OFF(include_host), 0, 0, NULL, NULL,
 	  "keep paths below $HOME as they are (default: shown as ~)" },
+	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL, "Network (net; nothing is sent without --net)" },
+	{ "net", OK_FLAG, OFF(net), 0, 0, NULL, NULL,
+	  "run the network module (iperf3 send/receive, TCP connect latency)" },
+	{ "net-server", OK_LIST, OFF(net_server), 0, 0, NULL, "SPEC",
+	  "host[:port[-port]][,name,location], [v6] literal; repeatable" },
+	{ "net-4", OK_FLAG, OFF(net_4), 0, 0, NULL, NULL, "IPv4 only" },
+	{ "net-6", OK_FLAG, OFF(net_6), 0, 0, NULL, NULL, "IPv6 only" },
+	{ "net-streams", OK_UINT, OFF(net_streams), 1, 128, NULL, "N",
+	  "parallel iperf3 streams, 1-128 (default: 8)" },
+	{ "net-time", OK_DUR, OFF(net_time_ns), 1000000000ULL, 3600ULL * 1000000000ULL, NULL, "DUR",
+	  "iperf3 test time per direction, at least 1s (default: 10s)" },
+	{ "net-max-time", OK_DUR, OFF(net_max_time_ns), 1000000000ULL, 86400ULL * 1000000000ULL, NULL,
+	  "DUR", "cap on the whole net module (default: 10m)" },
 	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL, "Other" },
 	{ "help", OK_HELP, 0, 0, 0, NULL, NULL, "this text" },
 	{ "version", OK_VERSION, 0, 0, 0, NULL, NULL, "print the version" },
@@ -362,6 +375,8 @@ int options_parse(int argc, char **argv, struct bench_opts *o)
 
 bool options_module_selected(const struct bench_opts *o, int id)
 {
+	if (id == MOD_net && !o->net) /* opt-in: no traffic without --net */
+		return false;
 	if (o->only_mask && !(o->only_mask & (1u << id)))
 		return false;
 	return !(o->skip_mask & (1u << id));

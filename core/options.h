@@ -76,6 +76,14 @@ struct bench_opts {
 	bool include_host;               /* hostname/IPs in the report */
 
 	const char *html;                /* self-contained HTML report file */
+
+	/* net (opt-in): nothing is sent without --net */
+	bool net;
+	struct opt_list net_server;      /* "host[:ports][,name,location]" */
+	bool net_4, net_6;               /* family; neither = each the host has */
+	struct opt_u64 net_streams;      /* default 8 */
+	struct opt_u64 net_time_ns;      /* per direction, default 10 s */
+	struct opt_u64 net_max_time_ns;  /* whole module, default 600 s */
 };
 
 /*

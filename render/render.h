@@ -42,6 +42,10 @@ void text_seq(FILE *f, const struct bench_report *rep, const struct bench_plan *
 void text_rand(FILE *f, const struct bench_report *rep, const struct bench_plan *plan,
 	       const struct render_style *st);
 
+void text_net(FILE *f, const struct bench_report *rep, const struct render_style *st);
+/* bits/s as iperf3 prints them: "938 Mbits/sec", "1.61 Gbits/sec" (net_fmt.c). */
+void net_fmt_bps(char *buf, size_t n, double bps);
+
 void text_grades(FILE *f, const struct bench_report *rep, const struct render_style *st);
 struct compare_result;
 void text_compare(FILE *f, const struct compare_result *c, const struct render_style *st);
@@ -64,6 +68,7 @@ void fmt_ns(char *buf, size_t n, double ns);
 cJSON *json_sysinfo(const struct bench_report *rep);
 cJSON *json_seq(const struct bench_report *rep, const struct bench_plan *plan);
 cJSON *json_rand(const struct bench_report *rep, const struct bench_plan *plan);
+cJSON *json_net(const struct bench_report *rep);
 /* Adds "grades", "verdict", "requirements" and "metrics" to the report root. */
 void json_add_grades(cJSON *root, const struct grade_result *g);
 #endif

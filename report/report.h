@@ -16,6 +16,7 @@
 #include "modules/sysinfo/sysinfo.h"
 #include "modules/seq/seq.h"
 #include "modules/rand/rand.h"
+#include "modules/net/net.h"
 #include "grade/grade.h"
 
 
@@ -28,6 +29,7 @@ struct bench_report {
 	struct sysinfo sys;
 	struct seq_result seq;
 	struct rand_result rand;
+	struct net_result net;
 	struct grade_result grade;            /* filled by bench.c after the modules */
 	struct bench_warnings warn;           /* modules add through ctx->warn */
 };

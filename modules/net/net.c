@@ -1,0 +1,291 @@
+/*
+ * net.c — the net module (opt-in, --net): per server and family, TCP
+ * connect latency, then an iperf3 test sending and one receiving (-R),
+ * each retried up to NET_BUSY_TRIES times while the server says busy.
+ * Every server's failure is its own row; the module fails only when no
+ * row could be measured. --net-max-time caps the whole module.
+ */
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/module.h"
+#include "net_priv.h"
+
+#define NET_KILL_SLACK_S   10.0  /* child deadline: test time + this (yabs: timeout 15 for 10 s) */
+#define NET_CONNECT_MS     3000
+#define NET_BUSY_WAIT_S    2.0   /* yabs sleeps 2 s between tries */
+
+struct resolved {
+	char v4[INET_ADDRSTRLEN], v6[INET6_ADDRSTRLEN];
+	char err[128];
+};
+
+static bool is_literal(const char *h)
+{
+	unsigned char b[16];
+
+	return inet_pton(AF_INET, h, b) == 1 || inet_pton(AF_INET6, h, b) == 1;
+}
+
+/* Auto family: AI_ADDRCONFIG keeps only the families this host has addresses in. */
+static void resolve(const struct net_server *s, bool auto_family, struct resolved *r)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *res, *ai;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if (auto_family && !is_literal(s->host))
+		hints.ai_flags = AI_ADDRCONFIG;
+	rc = getaddrinfo(s->host, NULL, &hints, &res);
+	if (rc) {
+		snprintf(r->err, sizeof(r->err), "DNS lookup of %s failed: %s", s->host,
+			 gai_strerror(rc));
+		return;
+	}
+	for (ai = res; ai; ai = ai->ai_next) {
+		if (ai->ai_family == AF_INET && !r->v4[0])
+			inet_ntop(AF_INET, &((struct sockaddr_in *)ai->ai_addr)->sin_addr, r->v4,
+				  sizeof(r->v4));
+		if (ai->ai_family == AF_INET6 && !r->v6[0])
+			inet_ntop(AF_INET6, &((struct sockaddr_in6 *)ai->ai_addr)->sin6_addr, r->v6,
+				  sizeof(r->v6));
+	}
+	freeaddrinfo(res);
+}
+
+static uint16_t pick_port(const struct net_server *s)
+{
+	return (uint16_t)(s->port_lo + (uint16_t)(rand() % (s->port_hi - s->port_lo + 1)));
+}
+
+/* Sleeps up to sec, returns early (false) when the run is stopped. */
+static bool nap(const struct bench_ctx *ctx, double sec)
+{
+	double end = mono_s() + sec;
+
+	while (mono_s() < end) {
+		if (bench_stopped(ctx))
+			return false;
+		usleep(100000);
+	}
+	return true;
+}
+
+static void run_dir(const struct bench_ctx *ctx, struct net_result *res, struct net_row *row,
+		    bool reverse, double module_end)
+{
+	struct net_dir *d = reverse ? &row->recv : &row->send;
+	struct bench_step step = { .module = "net", .ns = (uint64_t)(res->duration_s * 1e9) };
+	char what[160];
+
+	snprintf(what, sizeof(what), "iperf3 %s %s (%s, IPv%d)", reverse ? "receive from" : "send to",
+		 row->srv.name, row->addr, row->family);
+	step.what = what;
+	for (d->tries = 0; d->tries < NET_BUSY_TRIES;) {
+		struct net_test t = {
+			.addr = row->addr, .port = pick_port(&row->srv), .reverse = reverse,
+			.streams = res->streams, .duration_s = (unsigned)res->duration_s,
+			.deadline_s = res->duration_s + NET_KILL_SLACK_S, .stop = ctx->stop,
+		};
+		double left = module_end - mono_s();
+		int busy;
+
+		if (bench_stopped(ctx)) {
+			d->status = NET_SKIPPED;
+			snprintf(d->reason, sizeof(d->reason), "interrupted");
+			return;
+		}
+		if (left < res->duration_s + 1.0) {
+			res->max_time_hit = true;
+			if (d->status == NET_BUSY) /* keep "busy" from the earlier tries */
+				return;
+			d->status = NET_SKIPPED;
+			snprintf(d->reason, sizeof(d->reason), "not started: --net-max-time reached");
+			return;
+		}
+		if (t.deadline_s > left)
+			t.deadline_s = left;
+		d->tries++;
+		bench_progress_step(ctx, &step, 0);
+		busy = net_iperf_run(&t, d);
+		bench_progress_step(ctx, &step, 1);
+		if (!busy)
+			return;
+		if (d->tries < NET_BUSY_TRIES && !nap(ctx, NET_BUSY_WAIT_S))
+			return;
+	}
+	snprintf(d->reason, sizeof(d->reason), "server busy on %u tries", d->tries);
+}
+
+static void row_status(struct net_row *row)
+{
+	const struct net_dir *s = &row->send, *r = &row->recv;
+
+	if (s->status == NET_DONE || r->status == NET_DONE) {
+		row->status = NET_DONE;
+		return;
+	}
+	if (s->status == NET_BUSY || r->status == NET_BUSY)
+		row->status = NET_BUSY;
+	else
+		row->status = s->status != NET_NOT_RUN ? s->status : r->status;
+	snprintf(row->reason, sizeof(row->reason), "%s",
+		 s->reason[0] ? s->reason : r->reason);
+}
+
+static struct net_row *add_row(struct net_result *res, const struct net_server *s, int family)
+{
+	struct net_row *row;
+
+	if (res->nrows >= NET_MAX_ROWS)
+		return NULL;
+	row = &res->rows[res->nrows++];
+	memset(row, 0, sizeof(*row));
+	row->srv = *s;
+	row->family = family;
+	return row;
+}
+
+/* Lists the rows: IPv4 first, then IPv6 (as yabs prints its two tables). */
+static void plan_rows(const struct bench_ctx *ctx, struct net_result *res,
+		      const struct net_server *srv, unsigned nsrv)
+{
+	const struct bench_opts *o = ctx->opts;
+	bool auto_family = !o->net_4 && !o->net_6;
+	struct resolved *rs = calloc(nsrv, sizeof(*rs));
+
+	if (!rs) {
+		bench_warn(ctx, "net: out of memory resolving the servers");
+		return;
+	}
+	for (unsigned i = 0; i < nsrv; i++)
+		resolve(&srv[i], auto_family, &rs[i]);
+	for (int fam = 4; fam <= 6; fam += 2) {
+		for (unsigned i = 0; i < nsrv; i++) {
+			const char *a = fam == 4 ? rs[i].v4 : rs[i].v6;
+			bool want = auto_family || (fam == 4 ? o->net_4 : o->net_6);
+			bool allowed = fam == 4 ? srv[i].ipv4 : srv[i].ipv6;
+			struct net_row *row;
+
+			if (!want || !allowed)
+				continue;
+			if (!a[0]) {
+				bool none = !rs[i].v4[0] && !rs[i].v6[0];
+				int first = srv[i].ipv4 ? 4 : 6;
+
+				/* auto: a family the host or server lacks is no row, unless none worked */
+				if (auto_family && !(none && fam == first))
+					continue;
+				if (!(row = add_row(res, &srv[i], fam)))
+					break;
+				row->status = NET_FAILED;
+				snprintf(row->reason, sizeof(row->reason), "%s", rs[i].err[0] ?
+					 rs[i].err : fam == 4 ? "no IPv4 address for this host" :
+					 "no IPv6 address for this host");
+				continue;
+			}
+			if (!(row = add_row(res, &srv[i], fam)))
+				break;
+			snprintf(row->addr, sizeof(row->addr), "%s", a);
+		}
+	}
+	free(rs);
+}
+
+static enum bench_status net_run(const struct bench_ctx *ctx, void *result, struct mod_outcome *out)
+{
+	const struct bench_opts *o = ctx->opts;
+	struct net_result *res = result;
+	struct net_server *srv;
+	unsigned nsrv = 0, ndone = 0, nbusy = 0;
+	double module_end;
+	char err[256];
+
+	memset(res, 0, sizeof(*res));
+	res->streams = o->net_streams.set ? (unsigned)o->net_streams.v : NET_DEFAULT_STREAMS;
+	res->duration_s = o->net_time_ns.set ? (double)(o->net_time_ns.v / 1000000000ULL) :
+		NET_DEFAULT_TIME_S;
+	res->max_time_s = o->net_max_time_ns.set ? (double)o->net_max_time_ns.v / 1e9 :
+		NET_DEFAULT_MAX_TIME_S;
+	res->want4 = o->net_4;
+	res->want6 = o->net_6;
+	module_end = mono_s() + res->max_time_s;
+	srand((unsigned)(time(NULL) ^ getpid()));
+
+	srv = calloc(o->net_server.n ? o->net_server.n : net_default_nservers, sizeof(*srv));
+	if (!srv)
+		return bench_outcome(out, BENCH_FAIL, "out of memory");
+	if (o->net_server.n) {
+		for (unsigned i = 0; i < o->net_server.n; i++)
+			if (net_parse_server(o->net_server.v[i], &srv[nsrv], err, sizeof(err)) == 0)
+				nsrv++;
+	} else {
+		res->defaults_used = true;
+		memcpy(srv, net_default_servers, net_default_nservers * sizeof(*srv));
+		nsrv = net_default_nservers;
+	}
+	plan_rows(ctx, res, srv, nsrv);
+	free(srv);
+
+	for (unsigned i = 0; i < res->nrows; i++) {
+		struct net_row *row = &res->rows[i];
+
+		if (row->status == NET_FAILED)
+			continue;
+		if (bench_stopped(ctx))
+			break;
+		net_latency(row->addr, row->family, pick_port(&row->srv), NET_CONNECT_MS, row);
+		run_dir(ctx, res, row, false, module_end);
+		run_dir(ctx, res, row, true, module_end);
+		row_status(row);
+	}
+	for (unsigned i = 0; i < res->nrows; i++) {
+		ndone += res->rows[i].status == NET_DONE;
+		nbusy += res->rows[i].status == NET_BUSY;
+	}
+	if (res->max_time_hit)
+		bench_warn(ctx, "net: --net-max-time (%.0f s) reached: some tests were not started",
+			   res->max_time_s);
+	if (bench_stopped(ctx))
+		return bench_outcome(out, BENCH_INCOMPLETE, "interrupted");
+	if (!res->nrows)
+		return bench_outcome(out, BENCH_FAIL, "no server to test");
+	if (!ndone)
+		return bench_outcome(out, BENCH_FAIL, "no server could be measured (%u of %u busy)",
+				     nbusy, res->nrows);
+	if (ndone < res->nrows)
+		return bench_outcome(out, BENCH_OK, "%u of %u servers not measured", res->nrows - ndone,
+				     res->nrows);
+	return bench_outcome(out, BENCH_OK, NULL);
+}
+
+const char *net_status_name(enum net_status st)
+{
+	switch (st) {
+	case NET_NOT_RUN: return "not_run";
+	case NET_DONE:    return "ok";
+	case NET_BUSY:    return "busy";
+	case NET_FAILED:  return "failed";
+	case NET_TIMEOUT: return "timeout";
+	case NET_SKIPPED: return "skipped";
+	}
+	return "unknown";
+}
+
+const struct bench_module bench_mod_net = {
+	.name = "net",
+	.desc = "network (opt-in, --net): iperf3 send/receive and TCP connect latency per server",
+#ifndef HAVE_LIBIPERF
+	.unavailable = "built without libiperf",
+#elif !defined(HAVE_CJSON)
+	.unavailable = "built without cJSON",
+#endif
+	.run = net_run,
+};
