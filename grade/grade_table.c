@@ -12,7 +12,7 @@
 #define AT(b, t, l, m) { .bound = b, .tier = t, .label = l, .meaning = m }
 
 static const struct grade_table builtin = {
-	.n = 6,
+	.n = 8,
 	.def = {
 		{ "seq_write_mbps", "MB/s", "sequential write, fdatasync included (dd conv=fdatasync)",
 		  true, 5, {
@@ -57,12 +57,29 @@ static const struct grade_table builtin = {
 			OPEN("drop", "drop", "speed fell during the pass: burst credits running out or throttling"),
 			AT(0.7, "steady", "no drop", "no drop during the pass"),
 		} },
+		{ "net_send_mbps", "Mbit/s", "iperf3 send, best server (receiver side, decimal Mbit/s)",
+		  true, 5, {
+			OPEN("very_slow", "very slow", "below 100 Mbit/s: slow uploads and backups"),
+			AT(100, "acceptable", "acceptable", "a 100 Mbit/s-class port"),
+			AT(500, "good", "good", "fine for most sites"),
+			AT(900, "ideal", "ideal", "a gigabit port at line rate"),
+			AT(5000, "excellent", "excellent", "a 10G-class port"),
+		} },
+		{ "net_recv_mbps", "Mbit/s", "iperf3 receive (-R), best server (decimal Mbit/s)",
+		  true, 5, {
+			OPEN("very_slow", "very slow", "below 100 Mbit/s: slow downloads and updates"),
+			AT(100, "acceptable", "acceptable", "a 100 Mbit/s-class port"),
+			AT(500, "good", "good", "fine for most sites"),
+			AT(900, "ideal", "ideal", "a gigabit port at line rate"),
+			AT(5000, "excellent", "excellent", "a 10G-class port"),
+		} },
 	},
 };
 
 const char *const grade_metric_names[] = {
 	"seq_write_mbps", "seq_read_mbps", "rand_iops", "rand_read_iops", "rand_write_iops",
-	"lat_p50_ms", "lat_p99_ms", "rand_cov_pct", "rand_tail_ratio", NULL,
+	"lat_p50_ms", "lat_p99_ms", "rand_cov_pct", "rand_tail_ratio",
+	"net_send_mbps", "net_recv_mbps", NULL,
 };
 
 const char *const grade_metric_descs[] = {
@@ -75,6 +92,8 @@ const char *const grade_metric_descs[] = {
 	"p99 clat of the 4k randread qd1 pass, ms",
 	"coefficient of variation of per-second IOPS, %",
 	"last-third / first-third per-second IOPS ratio",
+	"iperf3 send, best server, Mbit/s (--net)",
+	"iperf3 receive, best server, Mbit/s (--net)",
 	NULL,
 };
 

@@ -69,6 +69,8 @@ cJSON *json_sysinfo(const struct bench_report *rep);
 cJSON *json_seq(const struct bench_report *rep, const struct bench_plan *plan);
 cJSON *json_rand(const struct bench_report *rep, const struct bench_plan *plan);
 cJSON *json_net(const struct bench_report *rep);
+/* yabs's "iperf" array from the net section (yabs_net.c); 0, or -1 on no memory. */
+int yabs_add_iperf(cJSON *root, const struct bench_report *rep);
 /* Adds "grades", "verdict", "requirements" and "metrics" to the report root. */
 void json_add_grades(cJSON *root, const struct grade_result *g);
 #endif
