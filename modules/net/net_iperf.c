@@ -67,6 +67,7 @@ static void child(const struct net_test *t, int wfd)
 	iperf_set_test_duration(it, (int)t->duration_s);
 	iperf_set_test_json_output(it, 1);
 	iperf_set_test_logfile(it, "/dev/null");
+	iperf_set_test_connect_timeout(it, 5000); /* ms; unset by default */
 	iperf_run_client(it); /* JSON mode: 0 even on failure, the reason is in "error" */
 	json = iperf_get_test_json_output_string(it);
 	if (json)
