@@ -258,8 +258,8 @@ static void collect_net(const struct bench_report *rep, struct metric_set *ms)
 
 	if (rep->outcome[MOD_net].status == BENCH_NOT_RUN)
 		return;
-	snd = add(ms, "net_send_mbps", true);
-	rcv = add(ms, "net_recv_mbps", true);
+	snd = add(ms, "net_send_mbit_s", true);
+	rcv = add(ms, "net_recv_mbit_s", true);
 	for (unsigned i = 0; i < r->nrows; i++) {
 		const struct net_dir *d[2] = { &r->rows[i].send, &r->rows[i].recv };
 

@@ -57,7 +57,7 @@ static const struct grade_table builtin = {
 			OPEN("drop", "drop", "speed fell during the pass: burst credits running out or throttling"),
 			AT(0.7, "steady", "no drop", "no drop during the pass"),
 		} },
-		{ "net_send_mbps", "Mbit/s", "iperf3 send, best server (receiver side, decimal Mbit/s)",
+		{ "net_send_mbit_s", "Mbit/s", "iperf3 send, best server (receiver side, decimal Mbit/s)",
 		  true, 5, {
 			OPEN("very_slow", "very slow", "below 100 Mbit/s: slow uploads and backups"),
 			AT(100, "acceptable", "acceptable", "a 100 Mbit/s-class port"),
@@ -65,7 +65,7 @@ static const struct grade_table builtin = {
 			AT(900, "ideal", "ideal", "a gigabit port at line rate"),
 			AT(5000, "excellent", "excellent", "a 10G-class port"),
 		} },
-		{ "net_recv_mbps", "Mbit/s", "iperf3 receive (-R), best server (decimal Mbit/s)",
+		{ "net_recv_mbit_s", "Mbit/s", "iperf3 receive (-R), best server (decimal Mbit/s)",
 		  true, 5, {
 			OPEN("very_slow", "very slow", "below 100 Mbit/s: slow downloads and updates"),
 			AT(100, "acceptable", "acceptable", "a 100 Mbit/s-class port"),
@@ -79,7 +79,7 @@ static const struct grade_table builtin = {
 const char *const grade_metric_names[] = {
 	"seq_write_mbps", "seq_read_mbps", "rand_iops", "rand_read_iops", "rand_write_iops",
 	"lat_p50_ms", "lat_p99_ms", "rand_cov_pct", "rand_tail_ratio",
-	"net_send_mbps", "net_recv_mbps", NULL,
+	"net_send_mbit_s", "net_recv_mbit_s", NULL,
 };
 
 const char *const grade_metric_descs[] = {

@@ -16,7 +16,7 @@ static cJSON *dir_obj(const struct net_dir *d)
 		return NULL;
 	cJSON_AddStringToObject(o, "status", net_status_name(d->status));
 	json_add_mdbl(o, "bits_per_second", d->bps);
-	json_add_mdbl(o, "mbps", d->bps.ok ? mdbl_of(d->bps.v / 1e6) : d->bps);
+	json_add_mdbl(o, "mbit_s", d->bps.ok ? mdbl_of(d->bps.v / 1e6) : d->bps);
 	json_add_mu64(o, "bytes", d->bytes);
 	json_add_mdbl(o, "seconds", d->seconds);
 	json_add_mu64(o, "retransmits", d->retransmits);

@@ -73,6 +73,6 @@ void text_net(FILE *f, const struct bench_report *rep, const struct render_style
 					row->recv.reason);
 		}
 	}
-	grade_line(f, st, &rep->grade, "net_send_mbps", "Send, best server");
-	grade_line(f, st, &rep->grade, "net_recv_mbps", "Receive, best server");
+	grade_line(f, st, &rep->grade, "net_send_mbit_s", "Send, best server");
+	grade_line(f, st, &rep->grade, "net_recv_mbit_s", "Receive, best server");
 }

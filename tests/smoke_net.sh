@@ -131,9 +131,9 @@ PY
 		'x["send"]["tries"] == 1 and x["recv"]["tries"] == 1' \
 		'x["latency_samples"] == 5 and 0 < x["latency_ms"] < 50' \
 		'isinstance(x["send"]["retransmits"], int)' \
-		'abs(x["send"]["mbps"] * 1e6 - x["send"]["bits_per_second"]) < 1' \
-		'j["metrics"]["net_send_mbps"] == x["send"]["mbps"]' \
-		'j["metrics"]["net_recv_mbps"] == x["recv"]["mbps"]' &&
+		'abs(x["send"]["mbit_s"] * 1e6 - x["send"]["bits_per_second"]) < 1' \
+		'j["metrics"]["net_send_mbit_s"] == x["send"]["mbit_s"]' \
+		'j["metrics"]["net_recv_mbit_s"] == x["recv"]["mbit_s"]' &&
 		t_ok "report: figures, latency, metrics consistent" || t_fail "report fields"
 fi
 
@@ -156,8 +156,8 @@ t_json "$TMP/b.json" '(b := j["net"]["servers"][0])["status"] == "busy"' \
 	'(c := j["net"]["servers"][1])["status"] == "failed"' \
 	'"connection refused" in c["reason"].lower() and c["send"]["tries"] == 1' \
 	'c["latency_ms"] is None and "refused" in c["latency_reason"].lower()' \
-	'(g := j["net"]["servers"][2])["status"] == "ok" and 40 < g["send"]["mbps"] <= 200' \
-	'j["metrics"]["net_send_mbps"] == g["send"]["mbps"]' &&
+	'(g := j["net"]["servers"][2])["status"] == "ok" and 40 < g["send"]["mbit_s"] <= 200' \
+	'j["metrics"]["net_send_mbit_s"] == g["send"]["mbit_s"]' &&
 	t_ok "busy retried 3 times then busy; refused row; others measured" || t_fail "busy/refused rows"
 inc $VPSBENCH --only net --net --net-time 1 --quiet --format yabs \
 	--net-server 198.18.0.2:5299,Closed,veth --net-server 198.18.0.2:5201,Good,veth > "$TMP/y.json" 2>/dev/null
@@ -191,7 +191,7 @@ mark "4. IPv6-only"
 ip netns exec $C6 $VPSBENCH --only net --net --net-time 1 --quiet --json \
 	--net-server '[2001:db8:1::2]:5201,V6,veth' > "$TMP/6.json" 2>"$TMP/6.err"; rc=$?
 t_json "$TMP/6.json" '(x := j["net"]["servers"][0])["mode"] == "IPv6" and x["status"] == "ok"' \
-	'x["address"] == "2001:db8:1::2" and x["send"]["mbps"] > 10 and x["recv"]["mbps"] > 10' \
+	'x["address"] == "2001:db8:1::2" and x["send"]["mbit_s"] > 10 and x["recv"]["mbit_s"] > 10' \
 	'len(j["net"]["servers"]) == 1' && [ $rc -eq 0 ] &&
 	t_ok "IPv6-only namespace: [2001:db8:1::2] measured" || t_fail "IPv6-only" "rc=$rc $(tail -2 "$TMP/6.err")"
 ip netns exec $C6 $VPSBENCH --only net --net --net-4 --net-time 1 --quiet --json \
