@@ -84,6 +84,8 @@ struct bench_opts {
 	struct opt_u64 net_streams;      /* default 8 */
 	struct opt_u64 net_time_ns;      /* per direction, default 10 s */
 	struct opt_u64 net_max_time_ns;  /* whole module, default 600 s */
+	struct opt_list net_url;         /* HTTP download tests */
+	struct opt_u64 net_conns;        /* parallel HTTP connections, default 4 */
 };
 
 /*

@@ -546,8 +546,38 @@ static void html_net(FILE *f, const struct bench_report *rep)
 		fputs("</td></tr>\n", f);
 	}
 	fprintf(f, "</table></div><p class=\"note\">%u parallel streams, %.0f s per direction; "
-		"receiver-side figures; latency: median TCP connect time.</p></div></section>\n",
-		r->streams, r->duration_s);
+		"receiver-side figures; latency: median TCP connect time.</p>", r->streams,
+		r->duration_s);
+	if (r->nhttp)
+		fputs("<div class=\"scroll\"><table>\n<tr><th>URL</th><th>Average</th><th>Steady</th>"
+		      "<th>First byte</th><th>Note</th></tr>\n", f);
+	for (unsigned i = 0; i < r->nhttp; i++) {
+		const struct net_http *h = &r->http[i];
+		char a[32] = "unknown", s[32] = "unknown", t[32] = "unknown";
+
+		if (h->avg_mbit_s.ok)
+			net_fmt_bps(a, sizeof(a), h->avg_mbit_s.v * 1e6);
+		if (h->steady_mbit_s.ok)
+			net_fmt_bps(s, sizeof(s), h->steady_mbit_s.v * 1e6);
+		if (h->ttfb_ms.ok)
+			snprintf(t, sizeof(t), "%.1f ms", h->ttfb_ms.v);
+		fputs("<tr><td>", f);
+		esc(f, h->url);
+		fputs("</td><td>", f);
+		esc(f, a);
+		fputs("</td><td>", f);
+		esc(f, s);
+		fputs("</td><td>", f);
+		esc(f, t);
+		fputs("</td><td>", f);
+		esc(f, h->status == NET_DONE ? h->reason : net_status_name(h->status));
+		if (h->status != NET_DONE)
+			escf(f, ": %s", h->reason);
+		fputs("</td></tr>\n", f);
+	}
+	if (r->nhttp)
+		fputs("</table></div>", f);
+	fputs("</div></section>\n", f);
 }
 
 /* --- grades, system, warnings --- */

@@ -66,6 +66,32 @@ cJSON *json_net(const struct bench_report *rep)
 		cJSON_AddItemToObject(s, "recv", dir_obj(&row->recv));
 		cJSON_AddItemToArray(arr, s);
 	}
+	arr = cJSON_AddArrayToObject(o, "http");
+	for (unsigned i = 0; arr && i < r->nhttp; i++) {
+		const struct net_http *h = &r->http[i];
+		cJSON *x = cJSON_CreateObject();
+
+		if (!x)
+			break;
+		cJSON_AddStringToObject(x, "url", h->url);
+		cJSON_AddStringToObject(x, "status", net_status_name(h->status));
+		json_add_str(x, "reason", h->reason);
+		cJSON_AddNumberToObject(x, "connections", h->conns);
+		cJSON_AddBoolToObject(x, "partial", h->capped);
+		if (h->http_code)
+			cJSON_AddNumberToObject(x, "http_code", (double)h->http_code);
+		else
+			cJSON_AddNullToObject(x, "http_code");
+		json_add_mu64(x, "bytes", h->bytes);
+		json_add_mdbl(x, "seconds", h->seconds);
+		json_add_mdbl(x, "avg_mbit_s", h->avg_mbit_s);
+		json_add_mdbl(x, "steady_mbit_s", h->steady_mbit_s);
+		json_add_mdbl(x, "dns_ms", h->dns_ms);
+		json_add_mdbl(x, "connect_ms", h->connect_ms);
+		json_add_mdbl(x, "tls_ms", h->tls_ms);
+		json_add_mdbl(x, "ttfb_ms", h->ttfb_ms);
+		cJSON_AddItemToArray(arr, x);
+	}
 	return o;
 }
 #endif

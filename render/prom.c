@@ -297,6 +297,30 @@ static void net_families(struct prom *p)
 	}
 }
 
+/* HTTP downloads: average and steady rate per URL, partial="true" when capped. */
+static void net_http_families(struct prom *p)
+{
+	const struct net_result *r = &p->rep->net;
+
+	if (!render_section_ran(p->rep, MOD_net) || !r->nhttp)
+		return;
+	family(p, "vpsbench_net_http_bytes_per_second", "gauge",
+	       "HTTP download rate: kind=average (whole transfer) or steady (after the warm-up)");
+	for (unsigned i = 0; i < r->nhttp; i++) {
+		const struct net_http *h = &r->http[i];
+		const char *part = h->capped ? "true" : "false";
+
+		if (h->status != NET_DONE)
+			continue;
+		if (h->avg_mbit_s.ok)
+			sample(p, "", h->avg_mbit_s.v * 1e6 / 8, "url", h->url, "kind", "average",
+			       "partial", part, NULL);
+		if (h->steady_mbit_s.ok)
+			sample(p, "", h->steady_mbit_s.v * 1e6 / 8, "url", h->url, "kind", "steady",
+			       "partial", part, NULL);
+	}
+}
+
 static void grade_families(struct prom *p)
 {
 	const struct grade_result *g = &p->rep->grade;
@@ -324,6 +348,7 @@ int render_prom(FILE *f, const struct bench_report *rep, const struct bench_plan
 	sys_families(&p);
 	io_families(&p);
 	net_families(&p);
+	net_http_families(&p);
 	grade_families(&p);
 	return p.err || ferror(f) ? -1 : 0;
 }

@@ -30,6 +30,14 @@ static void grade_line(FILE *f, const struct render_style *st, const struct grad
 	text_grade_tag(f, st, g, metric, used > 0 ? (size_t)used : 0, 1);
 }
 
+static void ms_str(char *buf, struct mdbl v)
+{
+	if (v.ok)
+		snprintf(buf, 24, "%.1f ms", v.v);
+	else
+		snprintf(buf, 24, "n/a");
+}
+
 void text_net(FILE *f, const struct bench_report *rep, const struct render_style *st)
 {
 	const struct net_result *r = &rep->net;
@@ -72,6 +80,34 @@ void text_net(FILE *f, const struct bench_report *rep, const struct render_style
 					row->send.status != NET_DONE ? row->send.reason :
 					row->recv.reason);
 		}
+	}
+	if (r->nhttp) {
+		char title[96];
+
+		snprintf(title, sizeof(title), "HTTP downloads (cap %.0f s)", r->duration_s);
+		text_heading(f, st, title);
+	}
+	for (unsigned i = 0; i < r->nhttp; i++) {
+		const struct net_http *h = &r->http[i];
+		char avg[32], steady[32], t[4][24];
+
+		fprintf(f, " %s\n", h->url);
+		if (h->status != NET_DONE) {
+			fprintf(f, "   %s: %s\n", net_status_name(h->status), h->reason);
+			continue;
+		}
+		net_fmt_bps(avg, sizeof(avg), h->avg_mbit_s.v * 1e6);
+		if (h->steady_mbit_s.ok)
+			net_fmt_bps(steady, sizeof(steady), h->steady_mbit_s.v * 1e6);
+		else
+			snprintf(steady, sizeof(steady), "unknown");
+		fprintf(f, "   %u conn: average %s, steady %s, %.1f MB in %.1f s%s\n", h->conns, avg,
+			steady, (double)h->bytes.v / 1e6, h->seconds.v, h->capped ? " (partial: cap)" : "");
+		ms_str(t[0], h->dns_ms);
+		ms_str(t[1], h->connect_ms);
+		ms_str(t[2], h->tls_ms);
+		ms_str(t[3], h->ttfb_ms);
+		fprintf(f, "   DNS %s, connect %s, TLS %s, first byte %s\n", t[0], t[1], t[2], t[3]);
 	}
 	grade_line(f, st, &rep->grade, "net_send_mbit_s", "Send, best server");
 	grade_line(f, st, &rep->grade, "net_recv_mbit_s", "Receive, best server");

@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.." || exit 1
 
 # Bad input: one line, exit 1, nothing sent (no root needed).
 for a in "--net-server 198.18.0.2:0" "--net-server 198.18.0.2:5210-5200" "--net-server [2001:db8::2" \
-	 "--net-server 2001:db8::2" "--net-streams 0" "--net-streams 129" "--net-time 0"; do
+	 "--net-server 2001:db8::2" "--net-streams 0" "--net-streams 129" "--net-time 0" \
+	 "--net-url ftp://198.18.0.2/x" "--net-url file:///etc/passwd" "--net-conns 33"; do
 	# shellcheck disable=SC2086
 	out=$($VPSBENCH --only net --net $a 2>&1 >/dev/null); rc=$?
 	if [ $rc -eq 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ]; then
@@ -199,9 +200,68 @@ ip netns exec $C6 $VPSBENCH --only net --net --net-4 --net-time 1 --quiet --json
 [ $rc -eq 2 ] && t_ok "--net-4 with only an IPv6 server: nothing to test, exit 2" || t_fail "--net-4 v6" "rc=$rc"
 
 mark "schema"
+# 5. HTTP downloads from nginx (Debian's nginx-light) serving a generated
+# file on the shaped link: one connection against curl's speed_download
+# (A B A B), the steady rate against the shaped 200 Mbit/s; the cap ends
+# the transfer after data (partial, labelled); a 404 and a server that never
+# answers are their own rows.
+if command -v nginx >/dev/null && command -v curl >/dev/null; then
+	mkdir -p "$TMP/www" "$TMP/ngx"
+	head -c 150000000 /dev/urandom > "$TMP/www/f.bin"
+	cat > "$TMP/nginx.conf" <<NGX
+daemon off; worker_processes 1; pid $TMP/ngx/pid; error_log $TMP/ngx/err.log;
+events { worker_connections 64; }
+http {
+	access_log off; sendfile on; default_type application/octet-stream;
+	client_body_temp_path $TMP/ngx/b; proxy_temp_path $TMP/ngx/p; fastcgi_temp_path $TMP/ngx/f;
+	uwsgi_temp_path $TMP/ngx/u; scgi_temp_path $TMP/ngx/s;
+	server { listen 198.18.0.2:8080; root $TMP/www; }
+}
+NGX
+	ins nginx -c "$TMP/nginx.conf" -p "$TMP/ngx" &
+	sleep 1
+	U=http://198.18.0.2:8080/f.bin
+	for i in 1 2; do
+		inc $VPSBENCH --only net --net --net-url $U --net-conns 1 --net-time 4 --quiet --json \
+			> "$TMP/h$i.json" 2>"$TMP/h$i.err"
+		hc[$i]=$(inc curl -s -o /dev/null --max-time 4 -H 'Accept-Encoding: identity' -w '%{speed_download}' $U)
+	done
+	r=$(python3 - "$TMP" "${hc[1]}" "${hc[2]}" <<'PY'
+import json, statistics as st, sys
+d = sys.argv[1]; c = [float(x) * 8 / 1e6 for x in sys.argv[2:4]]
+h = [json.load(open("%s/h%d.json" % (d, i)))["net"]["http"][0] for i in (1, 2)]
+a = st.median(x["avg_mbit_s"] for x in h); s = st.median(x["steady_mbit_s"] for x in h)
+print("%.4f %.4f %.1f %.1f %.1f" % (a / st.median(c), s / 200, a, s, st.median(c)))
+PY
+)
+	set -- $r
+	echo "  HTTP 200 Mbit/s, 1 conn: vpsbench avg $3 steady $4 Mbit/s, curl $5 Mbit/s; avg/curl $1, steady/shaped $2"
+	[ -n "$r" ] && python3 -c "import sys; sys.exit(0 if abs(float(sys.argv[1])-1) <= 0.05 else 1)" $1 &&
+		t_ok "HTTP: average within 5% of curl's speed_download (A B A B medians)" || t_fail "HTTP vs curl" "$r"
+	[ -n "$r" ] && python3 -c "import sys; sys.exit(0 if abs(float(sys.argv[1])-1) <= 0.08 else 1)" $2 &&
+		t_ok "HTTP: steady rate within 8% of the shaped rate" || t_fail "HTTP steady vs shaped" "$r"
+	t_json "$TMP/h1.json" '(h := j["net"]["http"][0])["status"] == "ok" and h["partial"]' \
+		'"cap" in h["reason"] and h["http_code"] == 200 and h["connections"] == 1' \
+		'abs(h["avg_mbit_s"] - h["bytes"] * 8 / h["seconds"] / 1e6) < 1e-6' \
+		'h["bytes"] < 150000000 and h["tls_ms"] is None and h["ttfb_ms"] > 0' \
+		'j["net"]["servers"] == []' && t_ok "HTTP: partial result labelled, figures from their parts" ||
+		t_fail "HTTP fields"
+	inc $VPSBENCH --only net --net --net-time 2 --quiet --json --net-url $U \
+		--net-url http://198.18.0.2:8080/missing --net-url http://198.18.0.2:5301/stall \
+		> "$TMP/h3.json" 2>/dev/null; rc=$?
+	t_json "$TMP/h3.json" '(h := j["net"]["http"])[0]["status"] == "ok" and h[0]["connections"] == 4' \
+		'100 < h[0]["steady_mbit_s"] <= 200' \
+		'h[1]["status"] == "failed" and "404" in h[1]["reason"] and h[1]["avg_mbit_s"] is None' \
+		'h[2]["status"] == "timeout" and h[2]["bytes"] is None' && [ $rc -eq 0 ] &&
+		t_ok "HTTP: 4 connections measured; 404 and stalled server are their own rows" ||
+		t_fail "HTTP rows" "rc=$rc"
+else
+	t_skip "HTTP downloads" "nginx or curl missing"
+fi
+
 # schema
 if python3 -c 'from jsonschema import Draft202012Validator' 2>/dev/null; then
-	python3 - schema/report.schema.json "$TMP/a1.json" "$TMP/b.json" "$TMP/s.json" "$TMP/6.json" <<'PY' &&
+	python3 - schema/report.schema.json "$TMP/a1.json" "$TMP/b.json" "$TMP/s.json" "$TMP/6.json" $(ls "$TMP"/h*.json 2>/dev/null) <<'PY' &&
 import json, sys
 from jsonschema import Draft202012Validator as V
 v = V(json.load(open(sys.argv[1])))

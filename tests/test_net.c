@@ -1,6 +1,7 @@
 /* test_net.c — the net module's pure parts: --net-server parsing, iperf3's
  * JSON read into figures, the built-in server list, iperf3-style units. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -152,5 +153,46 @@ TH_TEST(net_bps_units)
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		net_fmt_bps(buf, sizeof(buf), c[i].bps);
 		TH_EQ_STR(buf, c[i].s);
+	}
+}
+
+/* Steady rate: the slope after the warm-up, not the average from zero. */
+TH_TEST(net_http_steady)
+{
+	/* nothing for 0.5 s (connect), slow 1 s, then 10 MB/s = 80 Mbit/s */
+	double t[40];
+	uint64_t b[40];
+	unsigned n = 0;
+
+	for (int i = 0; i <= 35; i++, n++) {
+		double x = i * 0.1;
+
+		t[n] = x;
+		b[n] = x < 0.5 ? 0 : x < 1.5 ? (uint64_t)((x - 0.5) * 1e6) :
+			(uint64_t)(1e6 + (x - 1.5) * 1e7);
+	}
+	TH_NEAR(net_steady_bps(t, b, n, 1.0), 80e6, 1e3);
+	/* too short after the warm-up: unknown, not a guess */
+	TH_CHECK(net_steady_bps(t, b, 15, 1.0) < 0);
+	/* no data at all */
+	memset(b, 0, sizeof(b));
+	TH_CHECK(net_steady_bps(t, b, n, 1.0) < 0);
+}
+
+TH_TEST(net_url_check)
+{
+	char err[256];
+
+	TH_EQ_INT(net_check_url("http://198.18.0.2:8080/f.bin", err, sizeof(err)), 0);
+	TH_EQ_INT(net_check_url("HTTPS://mirror.example/100mb.bin", err, sizeof(err)), 0);
+	TH_EQ_INT(net_check_url("ftp://mirror.example/x", err, sizeof(err)), -1);
+	TH_CHECK(strstr(err, "--net-url") != NULL);
+	TH_EQ_INT(net_check_url("file:///etc/passwd", err, sizeof(err)), -1);
+	TH_EQ_INT(net_check_url("http://", err, sizeof(err)), -1);
+	TH_EQ_INT(net_check_url("http:///x", err, sizeof(err)), -1);
+	TH_EQ_INT(net_check_url("http://a b/", err, sizeof(err)), -1);
+	for (unsigned i = 0; i < net_default_nurls; i++) {
+		TH_EQ_INT(net_check_url(net_default_urls[i].url, err, sizeof(err)), 0);
+		TH_CHECK(net_default_urls[i].name[0] != '\0');
 	}
 }

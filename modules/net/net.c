@@ -199,12 +199,52 @@ static void plan_rows(const struct bench_ctx *ctx, struct net_result *res,
 	free(rs);
 }
 
+/* HTTP downloads: --net-url, or the built-in files when no target was given. */
+static void run_http(const struct bench_ctx *ctx, struct net_result *res, bool defaults,
+		     double module_end)
+{
+	const struct bench_opts *o = ctx->opts;
+	unsigned n = defaults ? net_default_nurls : o->net_url.n;
+	struct bench_step step = { .module = "net", .ns = (uint64_t)(res->duration_s * 1e9) };
+
+	for (unsigned i = 0; i < n && res->nhttp < NET_MAX_URLS; i++) {
+		struct net_http *h = &res->http[res->nhttp++];
+		struct net_http_args a = {
+			.url = defaults ? net_default_urls[i].url : o->net_url.v[i],
+			.conns = o->net_conns.set ? (unsigned)o->net_conns.v : NET_DEFAULT_CONNS,
+			.cap_s = res->duration_s, .cacert = o->cacert, .stop = ctx->stop,
+		};
+		char what[600];
+
+		memset(h, 0, sizeof(*h));
+		snprintf(h->url, sizeof(h->url), "%s", a.url);
+		h->conns = a.conns;
+		if (bench_stopped(ctx)) {
+			h->status = NET_SKIPPED;
+			snprintf(h->reason, sizeof(h->reason), "interrupted");
+			continue;
+		}
+		if (module_end - mono_s() < res->duration_s + 1.0) {
+			res->max_time_hit = true;
+			h->status = NET_SKIPPED;
+			snprintf(h->reason, sizeof(h->reason), "not started: --net-max-time reached");
+			continue;
+		}
+		snprintf(what, sizeof(what), "HTTP download %s (%u connections)", a.url, a.conns);
+		step.what = what;
+		bench_progress_step(ctx, &step, 0);
+		net_http_run(&a, h);
+		bench_progress_step(ctx, &step, 1);
+	}
+}
+
 static enum bench_status net_run(const struct bench_ctx *ctx, void *result, struct mod_outcome *out)
 {
 	const struct bench_opts *o = ctx->opts;
 	struct net_result *res = result;
 	struct net_server *srv;
-	unsigned nsrv = 0, ndone = 0, nbusy = 0;
+	unsigned nsrv = 0, ndone = 0, nbusy = 0, ntests;
+	bool defaults;
 	double module_end;
 	char err[256];
 
@@ -219,10 +259,14 @@ static enum bench_status net_run(const struct bench_ctx *ctx, void *result, stru
 	module_end = mono_s() + res->max_time_s;
 	srand((unsigned)(time(NULL) ^ getpid()));
 
+	/* the built-in lists only when no target was given at all */
+	defaults = !o->net_server.n && !o->net_url.n;
 	srv = calloc(o->net_server.n ? o->net_server.n : net_default_nservers, sizeof(*srv));
 	if (!srv)
 		return bench_outcome(out, BENCH_FAIL, "out of memory");
-	if (o->net_server.n) {
+	if (!defaults && !o->net_server.n) {
+		/* --net-url only: no iperf3 rows */
+	} else if (o->net_server.n) {
 		for (unsigned i = 0; i < o->net_server.n; i++)
 			if (net_parse_server(o->net_server.v[i], &srv[nsrv], err, sizeof(err)) == 0)
 				nsrv++;
@@ -246,23 +290,27 @@ static enum bench_status net_run(const struct bench_ctx *ctx, void *result, stru
 		run_dir(ctx, res, row, true, module_end);
 		row_status(row);
 	}
+	run_http(ctx, res, defaults, module_end);
 	for (unsigned i = 0; i < res->nrows; i++) {
 		ndone += res->rows[i].status == NET_DONE;
 		nbusy += res->rows[i].status == NET_BUSY;
 	}
+	for (unsigned i = 0; i < res->nhttp; i++)
+		ndone += res->http[i].status == NET_DONE;
+	ntests = res->nrows + res->nhttp;
 	if (res->max_time_hit)
 		bench_warn(ctx, "net: --net-max-time (%.0f s) reached: some tests were not started",
 			   res->max_time_s);
 	if (bench_stopped(ctx))
 		return bench_outcome(out, BENCH_INCOMPLETE, "interrupted");
-	if (!res->nrows)
+	if (!ntests)
 		return bench_outcome(out, BENCH_FAIL, "no server to test");
 	if (!ndone)
-		return bench_outcome(out, BENCH_FAIL, "no server could be measured (%u of %u busy)",
-				     nbusy, res->nrows);
-	if (ndone < res->nrows)
-		return bench_outcome(out, BENCH_OK, "%u of %u servers not measured", res->nrows - ndone,
-				     res->nrows);
+		return bench_outcome(out, BENCH_FAIL, "nothing could be measured (%u of %u tests busy)",
+				     nbusy, ntests);
+	if (ndone < ntests)
+		return bench_outcome(out, BENCH_OK, "%u of %u tests not measured", ntests - ndone,
+				     ntests);
 	return bench_outcome(out, BENCH_OK, NULL);
 }
 
@@ -281,7 +329,7 @@ const char *net_status_name(enum net_status st)
 
 const struct bench_module bench_mod_net = {
 	.name = "net",
-	.desc = "network (opt-in, --net): iperf3 send/receive and TCP connect latency per server",
+	.desc = "network (opt-in, --net): iperf3 send/receive, TCP connect latency, HTTP downloads",
 #ifndef HAVE_LIBIPERF
 	.unavailable = "built without libiperf",
 #elif !defined(HAVE_CJSON)

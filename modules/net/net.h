@@ -63,6 +63,26 @@ struct net_row {
 	char lat_reason[128];
 };
 
+#define NET_MAX_URLS       16
+#define NET_DEFAULT_CONNS  4
+#define NET_HTTP_WARMUP_FRAC 0.2  /* steady state: after this share of the cap ... */
+#define NET_HTTP_WARMUP_MIN_S 1.0 /* ... and at least this long after the first byte */
+
+/* One HTTP download test: N parallel connections to one URL, time-capped. */
+struct net_http {
+	char url[512];
+	enum net_status status;    /* DONE also for a capped (partial) transfer */
+	char reason[192];
+	unsigned conns;
+	bool capped;               /* the time cap ended it after data arrived: partial, valid */
+	long http_code;            /* 0 = none */
+	struct mu64 bytes;         /* body bytes, all connections */
+	struct mdbl seconds;       /* start to the last byte */
+	struct mdbl avg_mbit_s;    /* bytes * 8 / seconds: whole transfer, DNS and connect included */
+	struct mdbl steady_mbit_s; /* from the progress samples after the warm-up */
+	struct mdbl dns_ms, connect_ms, tls_ms, ttfb_ms; /* median over connections */
+};
+
 struct net_result {
 	unsigned streams;
 	double duration_s;
@@ -72,7 +92,16 @@ struct net_result {
 	bool max_time_hit;
 	unsigned nrows;
 	struct net_row rows[NET_MAX_ROWS];
+	unsigned nhttp;
+	struct net_http http[NET_MAX_URLS];
 };
+
+/* The built-in large test files on public mirrors (net_servers.c): data, as above. */
+struct net_url_def {
+	const char *url, *name;
+};
+extern const struct net_url_def net_default_urls[];
+extern const unsigned net_default_nurls;
 
 /* The built-in public iperf3 servers (net_servers.c): data, contacted only with --net. */
 extern const struct net_server net_default_servers[];
@@ -83,6 +112,9 @@ extern const unsigned net_default_nservers;
  * 0, or -1 with one line in err.
  */
 int net_parse_server(const char *spec, struct net_server *out, char *err, size_t errlen);
+
+/* --net-url: http:// or https:// with a host; 0, or -1 with one line in err. */
+int net_check_url(const char *url, char *err, size_t errlen);
 
 /* Checks the --net* options before anything runs: 0, or -1 with one line in err. */
 int net_check_opts(const struct bench_opts *o, char *err, size_t errlen);

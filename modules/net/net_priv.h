@@ -38,4 +38,17 @@ int net_iperf_parse(const char *json, struct net_dir *d);
 void net_latency(const char *addr, int family, uint16_t port, int timeout_ms,
 		 struct net_row *row);
 
+/* One HTTP download test (net_http.c); fills h. */
+struct net_http_args {
+	const char *url;
+	unsigned conns;
+	double cap_s;
+	const char *cacert;        /* NULL = libcurl's default bundle */
+	volatile sig_atomic_t *stop;
+};
+void net_http_run(const struct net_http_args *a, struct net_http *h);
+
+/* Steady-state bits/s from cumulative (t, bytes) samples after warm_s; < 0 when too few. */
+double net_steady_bps(const double *t, const uint64_t *bytes, unsigned n, double warm_s);
+
 #endif

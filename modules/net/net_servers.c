@@ -1,7 +1,8 @@
 /*
  * net_servers.c — the built-in public iperf3 servers, as yabs ships them
  * (host, port range, provider, location with link speed, families). Data
- * only: contacted with --net and no --net-server, never by the tests.
+ * only: contacted with --net and neither --net-server nor --net-url,
+ * never by the tests. The URLs are the large files nench times with curl.
  */
 #include "net.h"
 
@@ -19,3 +20,12 @@ const struct net_server net_default_servers[] = {
 };
 
 const unsigned net_default_nservers = sizeof(net_default_servers) / sizeof(net_default_servers[0]);
+
+const struct net_url_def net_default_urls[] = {
+	{ "http://cachefly.cachefly.net/100mb.test", "CacheFly CDN" },
+	{ "https://mirror.nl.leaseweb.net/speedtest/100mb.bin", "Leaseweb, Amsterdam, NL" },
+	{ "https://proof.ovh.net/files/100Mb.dat", "OVH, Roubaix, FR" },
+	{ "https://speedtest.sin1.sg.leaseweb.net/100mb.bin", "Leaseweb, Singapore, SG" },
+};
+
+const unsigned net_default_nurls = sizeof(net_default_urls) / sizeof(net_default_urls[0]);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "net.h"
 
@@ -131,17 +132,37 @@ int net_parse_server(const char *spec, struct net_server *out, char *err, size_t
 	return 0;
 }
 
+int net_check_url(const char *url, char *err, size_t n)
+{
+	const char *host = !strncasecmp(url, "http://", 7) ? url + 7 :
+		!strncasecmp(url, "https://", 8) ? url + 8 : NULL;
+
+	if (!host) {
+		snprintf(err, n, "--net-url '%s': only http:// and https:// URLs", url);
+		return -1;
+	}
+	if (!*host || *host == '/' || strlen(url) >= 512 || strpbrk(url, " \t\r\n")) {
+		snprintf(err, n, "--net-url '%s': needs a host, no spaces, under 512 characters", url);
+		return -1;
+	}
+	return 0;
+}
+
 int net_check_opts(const struct bench_opts *o, char *err, size_t n)
 {
 	struct net_server s;
 
 	if (!o->net && (o->net_server.n || o->net_4 || o->net_6 || o->net_streams.set ||
-			o->net_time_ns.set || o->net_max_time_ns.set)) {
+			o->net_time_ns.set || o->net_max_time_ns.set || o->net_url.n ||
+			o->net_conns.set)) {
 		snprintf(err, n, "--net-* options need --net (nothing is sent without it)");
 		return -1;
 	}
 	for (unsigned i = 0; i < o->net_server.n; i++)
 		if (net_parse_server(o->net_server.v[i], &s, err, n) < 0)
+			return -1;
+	for (unsigned i = 0; i < o->net_url.n; i++)
+		if (net_check_url(o->net_url.v[i], err, n) < 0)
 			return -1;
 	return 0;
 }
