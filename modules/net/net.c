@@ -1,7 +1,7 @@
 /*
- * net.c — the net module (opt-in, --net): per server and family, TCP
- * connect latency, then an iperf3 test sending and one receiving (-R),
- * each retried up to NET_BUSY_TRIES times while the server says busy.
+ * net.c — the net module (opt-in, --net): per server and family, an
+ * iperf3 test sending and one receiving (-R), each retried up to
+ * NET_BUSY_TRIES times while the server says busy, then TCP connect latency.
  * Every server's failure is its own row; the module fails only when no
  * row could be measured. --net-max-time caps the whole module.
  */
@@ -21,6 +21,7 @@
 #define NET_KILL_SLACK_S   10.0  /* child deadline: test time + this (yabs: timeout 15 for 10 s) */
 #define NET_CONNECT_MS     3000
 #define NET_BUSY_WAIT_S    2.0   /* yabs sleeps 2 s between tries */
+#define NET_REOPEN_WAIT_S  0.5   /* iperf3 -s between two tests */
 
 struct resolved {
 	char v4[INET_ADDRSTRLEN], v6[INET6_ADDRSTRLEN];
@@ -82,6 +83,8 @@ static void run_dir(const struct bench_ctx *ctx, struct net_result *res, struct 
 		    bool reverse, double module_end)
 {
 	struct net_dir *d = reverse ? &row->recv : &row->send;
+	const struct net_dir *other = reverse ? &row->send : &row->recv;
+	bool server_up = other->status == NET_DONE || other->status == NET_BUSY;
 	struct bench_step step = { .module = "net", .ns = (uint64_t)(res->duration_s * 1e9) };
 	char what[160];
 
@@ -116,12 +119,23 @@ static void run_dir(const struct bench_ctx *ctx, struct net_result *res, struct 
 		bench_progress_step(ctx, &step, 0);
 		busy = net_iperf_run(&t, d);
 		bench_progress_step(ctx, &step, 1);
-		if (!busy)
+		/*
+		 * iperf3 -s reopens its listener after each test: a connect in that
+		 * window is refused or reset. Once the server answered this run, a
+		 * failed try is retried like a busy one; a server that never
+		 * answered is not (a closed port stays one "connection refused").
+		 */
+		if (!busy && !(d->status == NET_FAILED && server_up))
 			return;
+		if (!busy && d->tries < NET_BUSY_TRIES && !nap(ctx, NET_REOPEN_WAIT_S))
+			return;
+		if (!busy)
+			continue;
 		if (d->tries < NET_BUSY_TRIES && !nap(ctx, NET_BUSY_WAIT_S))
 			return;
 	}
-	snprintf(d->reason, sizeof(d->reason), "server busy on %u tries", d->tries);
+	if (d->status == NET_BUSY)
+		snprintf(d->reason, sizeof(d->reason), "server busy on %u tries", d->tries);
 }
 
 static void row_status(struct net_row *row)
@@ -285,11 +299,19 @@ static enum bench_status net_run(const struct bench_ctx *ctx, void *result, stru
 			continue;
 		if (bench_stopped(ctx))
 			break;
-		net_latency(row->addr, row->family, pick_port(&row->srv), NET_CONNECT_MS, row);
 		run_dir(ctx, res, row, false, module_end);
 		run_dir(ctx, res, row, true, module_end);
 		row_status(row);
 	}
+	/*
+	 * Latency last: each probe is a control connection the iperf3 server
+	 * drops, and the server reopens its listener after it, resetting a test
+	 * that connected meanwhile. After all tests, no test follows a probe.
+	 */
+	for (unsigned i = 0; i < res->nrows && !bench_stopped(ctx); i++)
+		if (res->rows[i].addr[0])
+			net_latency(res->rows[i].addr, res->rows[i].family,
+				    pick_port(&res->rows[i].srv), NET_CONNECT_MS, &res->rows[i]);
 	run_http(ctx, res, defaults, module_end);
 	for (unsigned i = 0; i < res->nrows; i++) {
 		ndone += res->rows[i].status == NET_DONE;
