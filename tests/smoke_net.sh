@@ -91,7 +91,16 @@ ins iperf3 -s -B 198.18.0.2 -p 5202 >/dev/null 2>&1 &
 ip netns exec $S6 iperf3 -s -B 2001:db8:1::2 -p 5201 >/dev/null 2>&1 &
 # a server that accepts (the kernel's backlog) and never answers
 ins python3 -c 'import socket,time; s=socket.socket(); s.bind(("198.18.0.2",5301)); s.listen(8); time.sleep(600)' &
-sleep 1
+# wait_port NS PORT: until something listens there (a loaded machine starts servers slowly)
+wait_port() {
+	for _ in $(seq 100); do
+		ip netns exec "$1" ss -Hltn "sport = :$2" | grep -q . && return 0
+		sleep 0.1
+	done
+	return 1
+}
+for p in 5201 5202 5301; do wait_port $S $p || t_fail "server on port $p did not start"; done
+wait_port $S6 5201 || t_fail "IPv6 server did not start"
 
 T0=$(date +%s); mark() { echo "  ($1: $(( $(date +%s) - T0 )) s)"; T0=$(date +%s); }
 # 1. Accuracy at a shaped 200 Mbit/s: vpsbench's receiver figure against
@@ -145,7 +154,7 @@ mark "2. One busy"
 # row never carries a 0.
 ip netns exec $C iperf3 -c 198.18.0.2 -p 5202 -t 60 >/dev/null 2>&1 &
 hog=$!
-sleep 1
+sleep 2
 inc $VPSBENCH --only net --net --net-time 1 --quiet --json \
 	--net-server 198.18.0.2:5202,Busy,veth --net-server 198.18.0.2:5299,Closed,veth \
 	--net-server 198.18.0.2:5201,Good,veth > "$TMP/b.json" 2>"$TMP/b.err"; rc=$?
@@ -219,7 +228,7 @@ http {
 }
 NGX
 	ins nginx -c "$TMP/nginx.conf" -p "$TMP/ngx" &
-	sleep 1
+	wait_port $S 8080 || t_fail "nginx did not start" "$(cat "$TMP/ngx/err.log" 2>/dev/null)"
 	U=http://198.18.0.2:8080/f.bin
 	for i in 1 2; do
 		inc $VPSBENCH --only net --net --net-url $U --net-conns 1 --net-time 4 --quiet --json \

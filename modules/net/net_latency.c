@@ -90,13 +90,21 @@ void net_latency(const char *addr, int family, uint16_t port, int timeout_ms,
 			goto bad;
 	}
 	row->lat_ok = 0;
-	for (int i = 0; i < NET_LAT_SAMPLES; i++) {
+	/*
+	 * iperf3 -s drops each probe and reopens its listener: a connect in
+	 * that window is refused. Up to twice the samples are tried, 100 ms
+	 * apart after a failure; a closed port fails every one.
+	 */
+	for (int i = 0; i < 2 * NET_LAT_SAMPLES && row->lat_ok < NET_LAT_SAMPLES; i++) {
 		double r = connect_once((struct sockaddr *)&ss, sl, timeout_ms);
 
-		if (r < 0)
+		if (r < 0) {
 			last_err = (int)-r;
-		else
+			if (last_err != ETIMEDOUT)
+				usleep(100000);
+		} else {
 			s[row->lat_ok++] = r;
+		}
 	}
 	if (!row->lat_ok) {
 		snprintf(row->lat_reason, sizeof(row->lat_reason), "TCP connect to port %u: %s",
