@@ -217,6 +217,8 @@ mark "schema"
 if command -v nginx >/dev/null && command -v curl >/dev/null; then
 	mkdir -p "$TMP/www" "$TMP/ngx"
 	head -c 150000000 /dev/urandom > "$TMP/www/f.bin"
+	# nginx's workers run as www-data: the test dir (mktemp, 0700) must be readable
+	chmod a+rx "$TMP" "$TMP/www" && chmod a+r "$TMP/www/f.bin"
 	cat > "$TMP/nginx.conf" <<NGX
 daemon off; worker_processes 1; pid $TMP/ngx/pid; error_log $TMP/ngx/err.log;
 events { worker_connections 64; }
@@ -235,20 +237,24 @@ NGX
 			> "$TMP/h$i.json" 2>"$TMP/h$i.err"
 		hc[$i]=$(inc curl -s -o /dev/null --max-time 4 -H 'Accept-Encoding: identity' -w '%{speed_download}' $U)
 	done
-	r=$(python3 - "$TMP" "${hc[1]}" "${hc[2]}" <<'PY'
+	# the steady rate is held to the shaped rate as the link delivers it to
+	# TCP now (the iperf3 CLI's receive median of section 1, about 95% of
+	# the tbf rate on an idle machine, less on a loaded one)
+	r=$(python3 - "$TMP" "${hc[1]}" "${hc[2]}" "${rs[1]:-190e6}" "${rs[2]:-190e6}" <<'PY'
 import json, statistics as st, sys
 d = sys.argv[1]; c = [float(x) * 8 / 1e6 for x in sys.argv[2:4]]
+link = st.median(float(x) / 1e6 for x in sys.argv[4:6])
 h = [json.load(open("%s/h%d.json" % (d, i)))["net"]["http"][0] for i in (1, 2)]
 a = st.median(x["avg_mbit_s"] for x in h); s = st.median(x["steady_mbit_s"] for x in h)
-print("%.4f %.4f %.1f %.1f %.1f" % (a / st.median(c), s / 200, a, s, st.median(c)))
+print("%.4f %.4f %.1f %.1f %.1f %.4f" % (a / st.median(c), s / link, a, s, st.median(c), s / 200))
 PY
 )
 	set -- $r
-	echo "  HTTP 200 Mbit/s, 1 conn: vpsbench avg $3 steady $4 Mbit/s, curl $5 Mbit/s; avg/curl $1, steady/shaped $2"
+	echo "  HTTP 200 Mbit/s, 1 conn: vpsbench avg $3 steady $4 Mbit/s, curl $5 Mbit/s; avg/curl $1, steady/link $2, steady/tbf rate $6"
 	[ -n "$r" ] && python3 -c "import sys; sys.exit(0 if abs(float(sys.argv[1])-1) <= 0.05 else 1)" $1 &&
 		t_ok "HTTP: average within 5% of curl's speed_download (A B A B medians)" || t_fail "HTTP vs curl" "$r"
 	[ -n "$r" ] && python3 -c "import sys; sys.exit(0 if abs(float(sys.argv[1])-1) <= 0.08 else 1)" $2 &&
-		t_ok "HTTP: steady rate within 8% of the shaped rate" || t_fail "HTTP steady vs shaped" "$r"
+		t_ok "HTTP: steady rate within 8% of the shaped link's TCP rate" || t_fail "HTTP steady vs shaped" "$r"
 	t_json "$TMP/h1.json" '(h := j["net"]["http"][0])["status"] == "ok" and h["partial"]' \
 		'"cap" in h["reason"] and h["http_code"] == 200 and h["connections"] == 1' \
 		'abs(h["avg_mbit_s"] - h["bytes"] * 8 / h["seconds"] / 1e6) < 1e-6' \
