@@ -19,6 +19,7 @@ HAVE_LIBAIO   := $(call probe,libaio.h,-laio)
 HAVE_CJSON    := $(call probe,cjson/cJSON.h,-lcjson)
 HAVE_LIBCURL  := $(call probe,curl/curl.h,-lcurl)
 HAVE_LIBCRYPTO := $(call probe,openssl/evp.h,-lcrypto)
+HAVE_LIBIPERF := $(call probe,stdint.h>\n#include <iperf_api.h,-liperf)
 
 ifeq ($(HAVE_LIBURING),1)
 CPPFLAGS += -DHAVE_LIBURING
@@ -45,6 +46,10 @@ endif
 # with OPTIMIZE_CFLAGS "-O2 -funroll-loops" (Debian adds -O2 again).
 build/rel/modules/cpu/cpu_prime.o build/static/modules/cpu/cpu_prime.o \
 build/static-aarch64/modules/cpu/cpu_prime.o: CFLAGS += -funroll-loops
+ifeq ($(HAVE_LIBIPERF),1)
+CPPFLAGS += -DHAVE_LIBIPERF
+LDLIBS   += -liperf
+endif
 
 # Every stage folder: core, the modules (one folder each), grade, report, render.
 LIB_SRC  := $(sort $(wildcard core/*.c modules/*/*.c grade/*.c report/*.c render/*.c))

@@ -362,7 +362,8 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	if (plan.note[0])
 		fprintf(stderr, "vpsbench: %s\n", plan.note);
-	if (upload_check_opts(&opts, err, sizeof(err)) < 0) {
+	if (upload_check_opts(&opts, err, sizeof(err)) < 0 ||
+	    net_check_opts(&opts, err, sizeof(err)) < 0) {
 		fprintf(stderr, "vpsbench: %s\n", err);
 		return EXIT_USAGE;
 	}

@@ -24,7 +24,8 @@
 	X(seq)           \
 	X(rand)          \
 	X(cpu)           \
-	X(mem)
+	X(mem)           \
+	X(net)
 
 enum bench_mod_id {
 #define BENCH_MOD_ENUM(n) MOD_##n,

@@ -49,7 +49,7 @@ static const struct opt_def opt_table[] = {
 	{ "dir", OK_DIR, 0, 0, 0, NULL, "PATH",
 	  "directory to test in; repeatable (default: .)" },
 	{ "only", OK_MODLIST, OFF(only_mask), 0, 0, NULL, "LIST",
-	  "run only these modules: sysinfo,cpu,mem,seq,rand" },
+	  "run only these modules: sysinfo,seq,rand,cpu,mem,net" },
 	{ "skip", OK_MODLIST, OFF(skip_mask), 0, 0, NULL, "LIST",
 	  "do not run these modules" },
 	{ "profile", OK_STR, OFF(profile), 0, 0, NULL, "NAME|FILE",
@@ -141,6 +141,23 @@ static const struct opt_def opt_table[] = {
 	  "DUR", "upload total timeout per try (default: 30s)" },
 	{ "include-host", OK_FLAG, OFF(include_host), 0, 0, NULL, NULL,
 	  "keep paths below $HOME as they are (default: shown as ~)" },
+	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL, "Network (net; nothing is sent without --net)" },
+	{ "net", OK_FLAG, OFF(net), 0, 0, NULL, NULL,
+	  "run the network module (iperf3 send/receive, TCP connect latency)" },
+	{ "net-server", OK_LIST, OFF(net_server), 0, 0, NULL, "SPEC",
+	  "host[:port[-port]][,name,location], [v6] literal; repeatable" },
+	{ "net-4", OK_FLAG, OFF(net_4), 0, 0, NULL, NULL, "IPv4 only" },
+	{ "net-6", OK_FLAG, OFF(net_6), 0, 0, NULL, NULL, "IPv6 only" },
+	{ "net-streams", OK_UINT, OFF(net_streams), 1, 128, NULL, "N",
+	  "parallel iperf3 streams, 1-128 (default: 8)" },
+	{ "net-time", OK_DUR, OFF(net_time_ns), 1000000000ULL, 3600ULL * 1000000000ULL, NULL, "DUR",
+	  "iperf3 time per direction and HTTP cap, at least 1s (default: 10s)" },
+	{ "net-max-time", OK_DUR, OFF(net_max_time_ns), 1000000000ULL, 86400ULL * 1000000000ULL, NULL,
+	  "DUR", "cap on the whole net module (default: 10m)" },
+	{ "net-url", OK_LIST, OFF(net_url), 0, 0, NULL, "URL",
+	  "HTTP download test of URL (http/https); repeatable" },
+	{ "net-conns", OK_UINT, OFF(net_conns), 1, 32, NULL, "N",
+	  "parallel HTTP connections, 1-32 (default: 4)" },
 	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL, "Other" },
 	{ "help", OK_HELP, 0, 0, 0, NULL, NULL, "this text" },
 	{ "version", OK_VERSION, 0, 0, 0, NULL, NULL, "print the version" },
@@ -241,7 +258,7 @@ static int apply(const struct opt_def *d, const char *arg, struct bench_opts *o)
 	}
 	case OK_MODLIST:
 		if (parse_modlist(arg, (unsigned *)(base + d->off)) < 0) {
-			usage_error("--%s takes a comma list of modules from sysinfo,cpu,mem,seq,rand, not '%s'",
+			usage_error("--%s takes a comma list of modules from sysinfo,seq,rand,cpu,mem,net, not '%s'",
 				    d->name, arg);
 			return 1;
 		}
@@ -421,6 +438,8 @@ int options_parse(int argc, char **argv, struct bench_opts *o)
 
 bool options_module_selected(const struct bench_opts *o, int id)
 {
+	if (id == MOD_net && !o->net) /* opt-in: no traffic without --net */
+		return false;
 	if (o->only_mask && !(o->only_mask & (1u << id)))
 		return false;
 	return !(o->skip_mask & (1u << id));

@@ -85,6 +85,16 @@ struct bench_opts {
 
 	const char *html;                /* self-contained HTML report file */
 	const char *prom_file;           /* Prometheus text file (textfile collector) */
+
+	/* net (opt-in): nothing is sent without --net */
+	bool net;
+	struct opt_list net_server;      /* "host[:ports][,name,location]" */
+	bool net_4, net_6;               /* family; neither = each the host has */
+	struct opt_u64 net_streams;      /* default 8 */
+	struct opt_u64 net_time_ns;      /* per direction, default 10 s */
+	struct opt_u64 net_max_time_ns;  /* whole module, default 600 s */
+	struct opt_list net_url;         /* HTTP download tests */
+	struct opt_u64 net_conns;        /* parallel HTTP connections, default 4 */
 };
 
 /*

@@ -257,6 +257,41 @@ static void collect_rand(const struct bench_report *rep, struct metric_set *ms)
 	}
 }
 
+/*
+ * net: the best measured server per direction (the closest server shows the
+ * port's capacity). Busy, failed and timed-out rows are never graded; the
+ * metrics exist only when --net ran the module, so offline reports keep
+ * their shape.
+ */
+static void collect_net(const struct bench_report *rep, struct metric_set *ms)
+{
+	const struct net_result *r = &rep->net;
+	struct metric *snd, *rcv;
+	double best[2] = { -1, -1 };
+	char why[320];
+
+	if (rep->outcome[MOD_net].status == BENCH_NOT_RUN)
+		return;
+	snd = add(ms, "net_send_mbit_s", true);
+	rcv = add(ms, "net_recv_mbit_s", true);
+	for (unsigned i = 0; i < r->nrows; i++) {
+		const struct net_dir *d[2] = { &r->rows[i].send, &r->rows[i].recv };
+
+		for (int k = 0; k < 2; k++)
+			if (d[k]->status == NET_DONE && d[k]->bps.ok && d[k]->bps.v / 1e6 > best[k])
+				best[k] = d[k]->bps.v / 1e6;
+	}
+	module_why(rep, MOD_net, why, sizeof(why));
+	if (best[0] >= 0)
+		set_value(snd, best[0], -1);
+	else
+		set_why(snd, r->nrows ? "no server measured sending (busy or failed)" : why);
+	if (best[1] >= 0)
+		set_value(rcv, best[1], -1);
+	else
+		set_why(rcv, r->nrows ? "no server measured receiving (busy or failed)" : why);
+}
+
 const struct rand_pass_result *grade_main_pass(const struct rand_result *r)
 {
 	return main_pass(r);
@@ -385,4 +420,5 @@ void grade_collect(const struct bench_report *rep, const struct bench_plan *plan
 	collect_rand(rep, ms);
 	collect_cpu(rep, ms);
 	collect_mem(rep, ms);
+	collect_net(rep, ms);
 }

@@ -102,6 +102,22 @@ static const struct grade_table builtin = {
 			AT(110, "good", "good", "typical server DRAM seen from a VM"),
 			AT(80, "excellent", "excellent", "close to bare-metal DRAM latency"),
 		} },
+		{ "net_send_mbit_s", "Mbit/s", "iperf3 send, best server (receiver side, decimal Mbit/s)",
+		  true, 5, {
+			OPEN("very_slow", "very slow", "below 100 Mbit/s: slow uploads and backups"),
+			AT(100, "acceptable", "acceptable", "a 100 Mbit/s-class port"),
+			AT(500, "good", "good", "fine for most sites"),
+			AT(900, "ideal", "ideal", "a gigabit port at line rate"),
+			AT(5000, "excellent", "excellent", "a 10G-class port"),
+		} },
+		{ "net_recv_mbit_s", "Mbit/s", "iperf3 receive (-R), best server (decimal Mbit/s)",
+		  true, 5, {
+			OPEN("very_slow", "very slow", "below 100 Mbit/s: slow downloads and updates"),
+			AT(100, "acceptable", "acceptable", "a 100 Mbit/s-class port"),
+			AT(500, "good", "good", "fine for most sites"),
+			AT(900, "ideal", "ideal", "a gigabit port at line rate"),
+			AT(5000, "excellent", "excellent", "a 10G-class port"),
+		} },
 	},
 };
 
@@ -110,7 +126,7 @@ const char *const grade_metric_names[] = {
 	"lat_p50_ms", "lat_p99_ms", "rand_cov_pct", "rand_tail_ratio",
 	"cpu_single_eps", "cpu_multi_eps", "cpu_scaling", "cpu_steal_pct",
 	"mem_triad_mbps", "mem_triad_1t_mbps", "mem_copy_mbps", "mem_latency_ns",
-	"mem_latency_huge_ns", NULL,
+	"mem_latency_huge_ns", "net_send_mbit_s", "net_recv_mbit_s", NULL,
 };
 
 const char *const grade_metric_descs[] = {
@@ -132,6 +148,8 @@ const char *const grade_metric_descs[] = {
 	"STREAM-variant Copy, all threads, MB/s",
 	"DRAM latency (past 4x LLC), 4 KiB pages, ns",
 	"DRAM latency (past 4x LLC), huge pages, ns",
+	"iperf3 send, best server, Mbit/s (--net)",
+	"iperf3 receive, best server, Mbit/s (--net)",
 	NULL,
 };
 

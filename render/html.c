@@ -672,6 +672,80 @@ static void html_cpu(FILE *f, const struct bench_report *rep)
 	      "steal per second during the prime passes.</p></div></section>\n", f);
 }
 
+/* net (--net): yabs's iperf3 table, one row per server and family. */
+static void html_net_cell(FILE *f, const struct net_dir *d)
+{
+	char buf[32];
+
+	fputs("<td>", f);
+	if (d->status == NET_DONE)
+		net_fmt_bps(buf, sizeof(buf), d->bps.v);
+	else
+		snprintf(buf, sizeof(buf), "%s", net_status_name(d->status));
+	esc(f, buf);
+	fputs("</td>", f);
+}
+
+static void html_net(FILE *f, const struct bench_report *rep)
+{
+	const struct net_result *r = &rep->net;
+
+	fputs("<section id=\"net\"><h2>Network (iperf3)</h2>\n<div class=\"card\"><div class=\"scroll\">"
+	      "<table>\n<tr><th>Mode</th><th>Provider</th><th>Location</th><th>Send</th>"
+	      "<th>Receive</th><th>Latency</th><th>Note</th></tr>\n", f);
+	for (unsigned i = 0; i < r->nrows; i++) {
+		const struct net_row *w = &r->rows[i];
+
+		fprintf(f, "<tr><td>IPv%d</td><td>", w->family);
+		esc(f, w->srv.name);
+		fputs("</td><td>", f);
+		esc(f, w->srv.location[0] ? w->srv.location : w->srv.host);
+		fputs("</td>", f);
+		html_net_cell(f, &w->send);
+		html_net_cell(f, &w->recv);
+		if (w->latency_ms.ok)
+			fprintf(f, "<td>%.3g ms</td><td>", w->latency_ms.v);
+		else
+			fputs("<td>unknown</td><td>", f);
+		esc(f, w->status != NET_DONE ? w->reason : w->send.status != NET_DONE ?
+		    w->send.reason : w->recv.reason);
+		fputs("</td></tr>\n", f);
+	}
+	fprintf(f, "</table></div><p class=\"note\">%u parallel streams, %.0f s per direction; "
+		"receiver-side figures; latency: median TCP connect time.</p>", r->streams,
+		r->duration_s);
+	if (r->nhttp)
+		fputs("<div class=\"scroll\"><table>\n<tr><th>URL</th><th>Average</th><th>Steady</th>"
+		      "<th>First byte</th><th>Note</th></tr>\n", f);
+	for (unsigned i = 0; i < r->nhttp; i++) {
+		const struct net_http *h = &r->http[i];
+		char a[32] = "unknown", s[32] = "unknown", t[32] = "unknown";
+
+		if (h->avg_mbit_s.ok)
+			net_fmt_bps(a, sizeof(a), h->avg_mbit_s.v * 1e6);
+		if (h->steady_mbit_s.ok)
+			net_fmt_bps(s, sizeof(s), h->steady_mbit_s.v * 1e6);
+		if (h->ttfb_ms.ok)
+			snprintf(t, sizeof(t), "%.1f ms", h->ttfb_ms.v);
+		fputs("<tr><td>", f);
+		esc(f, h->url);
+		fputs("</td><td>", f);
+		esc(f, a);
+		fputs("</td><td>", f);
+		esc(f, s);
+		fputs("</td><td>", f);
+		esc(f, t);
+		fputs("</td><td>", f);
+		esc(f, h->status == NET_DONE ? h->reason : net_status_name(h->status));
+		if (h->status != NET_DONE)
+			escf(f, ": %s", h->reason);
+		fputs("</td></tr>\n", f);
+	}
+	if (r->nhttp)
+		fputs("</table></div>", f);
+	fputs("</div></section>\n", f);
+}
+
 /* --- grades, system, warnings --- */
 
 static bool warn_affects_grades(const char *msg);
@@ -905,6 +979,8 @@ int render_html(FILE *f, const struct bench_report *rep, const struct bench_plan
 		html_seq(f, rep, plan);
 	if (render_section_ran(rep, MOD_rand))
 		html_rand(f, rep);
+	if (render_section_ran(rep, MOD_net))
+		html_net(f, rep);
 	if (render_section_ran(rep, MOD_sysinfo))
 		html_sysinfo(f, rep);
 	html_notes(f, rep);

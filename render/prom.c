@@ -358,6 +358,83 @@ static void mem_families(struct prom *p)
 	sample(p, "", m->signs.nflags, NULL);
 }
 
+/* net (--net): per server, family and direction; busy or failed rows have status only. */
+static void net_families(struct prom *p)
+{
+	const struct net_result *r = &p->rep->net;
+	static const char *const dn[2] = { "send", "recv" };
+
+	if (!render_section_ran(p->rep, MOD_net) || !r->nrows)
+		return;
+	family(p, "vpsbench_net_ok", "gauge",
+	       "1 when the iperf3 test measured a figure; status says busy, failed, timeout");
+	for (unsigned i = 0; i < r->nrows; i++) {
+		const struct net_row *w = &r->rows[i];
+		const struct net_dir *d[2] = { &w->send, &w->recv };
+
+		for (int k = 0; k < 2; k++)
+			sample(p, "", d[k]->status == NET_DONE, "provider", w->srv.name, "host",
+			       w->srv.host, "mode", w->family == 6 ? "IPv6" : "IPv4", "direction",
+			       dn[k], "status", net_status_name(d[k]->status), NULL);
+	}
+	family(p, "vpsbench_net_throughput_bytes_per_second", "gauge",
+	       "iperf3 receiver-side throughput (bits per second / 8)");
+	for (unsigned i = 0; i < r->nrows; i++) {
+		const struct net_row *w = &r->rows[i];
+		const struct net_dir *d[2] = { &w->send, &w->recv };
+
+		for (int k = 0; k < 2; k++)
+			if (d[k]->status == NET_DONE && d[k]->bps.ok)
+				sample(p, "", d[k]->bps.v / 8.0, "provider", w->srv.name, "host",
+				       w->srv.host, "mode", w->family == 6 ? "IPv6" : "IPv4",
+				       "direction", dn[k], NULL);
+	}
+	family(p, "vpsbench_net_retransmits", "gauge", "TCP retransmits of the iperf3 sender");
+	for (unsigned i = 0; i < r->nrows; i++) {
+		const struct net_row *w = &r->rows[i];
+		const struct net_dir *d[2] = { &w->send, &w->recv };
+
+		for (int k = 0; k < 2; k++)
+			if (d[k]->status == NET_DONE && d[k]->retransmits.ok)
+				sample(p, "", (double)d[k]->retransmits.v, "provider", w->srv.name,
+				       "host", w->srv.host, "mode", w->family == 6 ? "IPv6" : "IPv4",
+				       "direction", dn[k], NULL);
+	}
+	family(p, "vpsbench_net_connect_latency_seconds", "gauge",
+	       "median TCP connect time to the server (one round trip)");
+	for (unsigned i = 0; i < r->nrows; i++) {
+		const struct net_row *w = &r->rows[i];
+
+		if (w->latency_ms.ok)
+			sample(p, "", w->latency_ms.v / 1e3, "provider", w->srv.name, "host",
+			       w->srv.host, "mode", w->family == 6 ? "IPv6" : "IPv4", NULL);
+	}
+}
+
+/* HTTP downloads: average and steady rate per URL, partial="true" when capped. */
+static void net_http_families(struct prom *p)
+{
+	const struct net_result *r = &p->rep->net;
+
+	if (!render_section_ran(p->rep, MOD_net) || !r->nhttp)
+		return;
+	family(p, "vpsbench_net_http_bytes_per_second", "gauge",
+	       "HTTP download rate: kind=average (whole transfer) or steady (after the warm-up)");
+	for (unsigned i = 0; i < r->nhttp; i++) {
+		const struct net_http *h = &r->http[i];
+		const char *part = h->capped ? "true" : "false";
+
+		if (h->status != NET_DONE)
+			continue;
+		if (h->avg_mbit_s.ok)
+			sample(p, "", h->avg_mbit_s.v * 1e6 / 8, "url", h->url, "kind", "average",
+			       "partial", part, NULL);
+		if (h->steady_mbit_s.ok)
+			sample(p, "", h->steady_mbit_s.v * 1e6 / 8, "url", h->url, "kind", "steady",
+			       "partial", part, NULL);
+	}
+}
+
 static void grade_families(struct prom *p)
 {
 	const struct grade_result *g = &p->rep->grade;
@@ -386,6 +463,8 @@ int render_prom(FILE *f, const struct bench_report *rep, const struct bench_plan
 	io_families(&p);
 	cpu_families(&p);
 	mem_families(&p);
+	net_families(&p);
+	net_http_families(&p);
 	grade_families(&p);
 	return p.err || ferror(f) ? -1 : 0;
 }

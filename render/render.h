@@ -49,6 +49,10 @@ void text_cpu(FILE *f, const struct bench_report *rep, const struct render_style
 /* --html: the memory section (html_mem.c). */
 void html_mem(FILE *f, const struct bench_report *rep);
 void text_memory(FILE *f, const struct bench_report *rep, const struct render_style *st);
+void text_net(FILE *f, const struct bench_report *rep, const struct render_style *st);
+/* bits/s as iperf3 prints them: "938 Mbits/sec", "1.61 Gbits/sec" (net_fmt.c). */
+void net_fmt_bps(char *buf, size_t n, double bps);
+
 void text_grades(FILE *f, const struct bench_report *rep, const struct render_style *st);
 struct compare_result;
 void text_compare(FILE *f, const struct compare_result *c, const struct render_style *st);
@@ -75,6 +79,9 @@ cJSON *json_seq(const struct bench_report *rep, const struct bench_plan *plan);
 cJSON *json_mem(const struct bench_report *rep);
 cJSON *json_rand(const struct bench_report *rep, const struct bench_plan *plan);
 cJSON *json_cpu(const struct bench_report *rep);
+cJSON *json_net(const struct bench_report *rep);
+/* yabs's "iperf" array from the net section (yabs_net.c); 0, or -1 on no memory. */
+int yabs_add_iperf(cJSON *root, const struct bench_report *rep);
 /* Adds "grades", "verdict", "requirements" and "metrics" to the report root. */
 void json_add_grades(cJSON *root, const struct grade_result *g);
 #endif

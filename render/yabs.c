@@ -264,7 +264,7 @@ char *render_yabs(const struct bench_report *rep, const struct bench_plan *plan)
 		if (!(x = mem_obj(si)) || !cJSON_AddItemToObject(root, "mem", x))
 			goto fail_x;
 	}
-	if (add_fio(root, rep, plan) < 0)
+	if (add_fio(root, rep, plan) < 0 || yabs_add_iperf(root, rep) < 0)
 		goto out;
 	rt = cJSON_AddObjectToObject(root, "runtime");
 	if (!rt)

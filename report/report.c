@@ -15,6 +15,7 @@ void *report_section(struct bench_report *rep, int id)
 	case MOD_rand:    return &rep->rand;
 	case MOD_cpu:     return &rep->cpu;
 	case MOD_mem:     return &rep->mem;
+	case MOD_net:     return &rep->net;
 	}
 	return NULL;
 }

@@ -18,6 +18,7 @@
 #include "modules/rand/rand.h"
 #include "modules/cpu/cpu.h"
 #include "modules/mem/mem.h"
+#include "modules/net/net.h"
 #include "grade/grade.h"
 
 
@@ -32,6 +33,7 @@ struct bench_report {
 	struct rand_result rand;
 	struct cpu_result cpu;
 	struct mem_result mem;
+	struct net_result net;
 	struct grade_result grade;            /* filled by bench.c after the modules */
 	struct bench_warnings warn;           /* modules add through ctx->warn */
 };
