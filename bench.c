@@ -373,6 +373,7 @@ int main(int argc, char **argv)
 		ctx.live = &live;
 	}
 
+	rep.labels = opts.labels;
 	clock_gettime(CLOCK_REALTIME, &rep.start_real);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	run_modules(&ctx, &rep);

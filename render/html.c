@@ -677,7 +677,7 @@ static void html_notes(FILE *f, const struct bench_report *rep)
 
 int render_html(FILE *f, const struct bench_report *rep, const struct bench_plan *plan)
 {
-	char when[64];
+	char when[64], who[LABEL_MAX_PAIRS * 140];
 	struct tm tm;
 
 	gmtime_r(&rep->start_real.tv_sec, &tm);
@@ -691,6 +691,9 @@ int render_html(FILE *f, const struct bench_report *rep, const struct bench_plan
 	escf(f, "vpsbench %s, %s, profile %s, finished in %.1f s%s", VPSBENCH_VERSION, when,
 	     plan->profile, rep->elapsed_s,
 	     rep->interrupted ? " (interrupted: results incomplete)" : "");
+	labels_join(who, sizeof(who), &rep->labels);
+	if (who[0])
+		escf(f, ", node %s", who);
 	fputs("</p>\n", f);
 	html_grades(f, rep);
 	if (render_section_ran(rep, MOD_seq))

@@ -28,7 +28,8 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 RESULT_HEADERS = {
     "report/report.h", "grade/grade.h", "grade/compare.h",
     "core/module.h", "core/value.h", "core/plan.h", "core/options.h",
-    "core/lat_hist.h", "core/live.h", "core/clock.h",
+    "core/lat_hist.h", "core/live.h", "core/clock.h", "core/labels.h",
+    "grade/fleet.h",
 }
 
 
