@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmd/fleet_cmd.h"
 #include "grade/compare.h"
 #include "grade/grade.h"
 #include "core/module.h"
@@ -310,6 +311,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
 		return compare_main(argc, argv);
+	if (argc > 1 && strcmp(argv[1], "fleet") == 0)
+		return fleet_main(argc, argv);
 	rc = options_parse(argc, argv, &opts);
 	if (rc < 0 && opts.show_help)
 		options_help(stdout, grade_metric_names, grade_metric_descs);

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "grade/grade.h"
+#include "html_chart.h"
 #include "render.h"
 
 /* chart geometry, in viewBox units; the SVG scales to the page width */
@@ -705,4 +706,43 @@ int render_html(FILE *f, const struct bench_report *rep, const struct bench_plan
 	html_notes(f, rep);
 	fputs("</main></body></html>\n", f);
 	return ferror(f) ? -1 : 0;
+}
+
+/*
+ * The page style and chart pieces, shared with the fleet page
+ * (fleet_html.c) so both draw alike.
+ */
+const char *html_css(void)
+{
+	return css;
+}
+
+void html_esc(FILE *f, const char *s)
+{
+	esc(f, s);
+}
+
+double html_nice_ceil(double v)
+{
+	return nice_ceil(v);
+}
+
+double html_px(double x, double x0, double x1)
+{
+	return px(x, x0, x1);
+}
+
+void html_svg_open(FILE *f, const char *cls, const char *label)
+{
+	svg_open(f, cls, label);
+}
+
+void html_svg_xtick(FILE *f, double xx, const char *label)
+{
+	svg_xtick(f, xx, label);
+}
+
+void html_svg_xlabel(FILE *f, const char *text)
+{
+	svg_xlabel(f, text);
 }

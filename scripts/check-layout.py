@@ -34,7 +34,7 @@ RESULT_HEADERS = {
 
 
 def sources(root):
-    for top in ("bench.c", "core", "modules", "grade", "report", "render", "tests"):
+    for top in ("bench.c", "cmd", "core", "modules", "grade", "report", "render", "tests"):
         p = os.path.join(root, top)
         if os.path.isfile(p):
             yield top
@@ -83,7 +83,7 @@ def check_includes(root):
                     errs.append("%s: no such file" % where)
                     continue
             tst, tmod = stage(target)
-            if st in ("tests", "top"):
+            if st in ("tests", "top", "cmd"):
                 continue
             if tst == "modules" and not is_public_module_header(target) and tmod != mod:
                 errs.append("%s: a private header of module %s" % (where, tmod))
