@@ -157,6 +157,11 @@ YML
 			sleep 0.5
 		done
 	fi
+	# the README's PromQL example parses and runs
+	readme_q='sum by (instance) (vpsbench_iops{pass="randrw-4k-qd64"}) < 0.7 * quantile_over_time(0.5, (sum by (instance) (vpsbench_iops{pass="randrw-4k-qd64"}))[7d:1h])'
+	st=$(curl -s "http://127.0.0.1:$Q/api/v1/query" --data-urlencode "query=$readme_q" |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["status"])' 2>/dev/null)
+	[ "$st" = success ] && t_ok "the README's PromQL example is accepted" || t_fail "README PromQL" "status '$st'"
 	if [ -n "$got" ] && python3 -c 'import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); sys.exit(abs(a-b) > 1e-6*b)' "$got" "$want"; then
 		t_ok "PromQL returns node-b's write throughput ($got)"
 	else
