@@ -138,9 +138,10 @@ for b in bad:
 sys.exit(1 if bad else 0)
 PY
 # fleet: once, delegated to the controller, its table kept in results/fleet.txt
+# (a short run on a busy machine may well make a node an OUTLIER: not a failure)
 n_fleet=$(awk '/^TASK \[Rank the fleet on the controller\]/ { on = 1; next } /^TASK / { on = 0 } on && /-> localhost\]/' "$tmp/pb1.log" | wc -l)
 if [ "$n_fleet" -eq 1 ] && grep -q 'vpsbench fleet  —  3 nodes' "$tmp/results/fleet.txt" &&
-   [ "$(grep -cE '^ node-[234] +ok ' "$tmp/results/fleet.txt")" -eq 3 ]; then
+   [ "$(grep -cE '^ node-[234] +(ok|OUTLIER) ' "$tmp/results/fleet.txt")" -eq 3 ]; then
 	t_ok "vpsbench fleet ran once on the controller (3 nodes ranked)"
 else
 	t_fail "fleet on the controller" "delegated runs: $n_fleet; $(cat "$tmp/results/fleet.txt" 2>/dev/null | head -12)"

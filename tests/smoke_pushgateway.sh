@@ -23,6 +23,25 @@ else
 	t_fail "unknown --upload-format" "rc=$rc: $out"
 fi
 
+# --upload-format yabs: the body is exactly the --format yabs rendering of the
+# run, as application/json, sent with POST; the file saved first is the JSON report
+if ! "$VB" --only sysinfo --upload ftp://x/ 2>&1 | grep -q 'built without libcurl'; then
+	mkdir -p "$tmp/ys" "$tmp/yrun"
+	python3 tests/helpers/upload_server.py --mode ok --out "$tmp/ys" &
+	pids="$pids $!"
+	for _ in $(seq 100); do [ -s "$tmp/ys/port" ] && break; sleep 0.05; done
+	( cd "$tmp/yrun" && "$VB" --only sysinfo --quiet --format yabs --upload-format yabs --allow-http \
+		--upload "http://127.0.0.1:$(cat "$tmp/ys/port")/up" ) >"$tmp/y.out" 2>"$tmp/y.err"; rc=$?
+	saved=$(ls "$tmp/yrun"/vpsbench-report-*.json 2>/dev/null | head -1)
+	if [ $rc -eq 0 ] && cmp -s "$tmp/y.out" "$tmp/ys/body" &&
+	   grep -qi '^content-type: application/json' "$tmp/ys/headers" &&
+	   [ -n "$saved" ] && t_json "$saved" 'j["schema"] == "vpsbench.report/1"'; then
+		t_ok "--upload-format yabs: the yabs rendering as application/json; JSON saved"
+	else
+		t_fail "--upload-format yabs" "rc=$rc: $(cat "$tmp/y.err")"
+	fi
+fi
+
 PGW=$(command -v prometheus-pushgateway)
 if [ -z "$PGW" ] || ! command -v curl >/dev/null; then
 	t_skip pushgateway "needs prometheus-pushgateway and curl (Debian packages)"
