@@ -712,6 +712,10 @@ int render_html(FILE *f, const struct bench_report *rep, const struct bench_plan
  * The page style and chart pieces, shared with the fleet page
  * (fleet_html.c) so both draw alike.
  */
+_Static_assert((int)CW == (int)HTML_CW && (int)CH == (int)HTML_CH && (int)ML == (int)HTML_ML &&
+	       (int)MR == (int)HTML_MR && (int)MT == (int)HTML_MT && (int)MB == (int)HTML_MB,
+	       "html_chart.h geometry is html.c's");
+
 const char *html_css(void)
 {
 	return css;

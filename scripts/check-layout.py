@@ -13,6 +13,8 @@ breach) when:
   - anything outside a module's folder includes its private headers (every
     header there but <name>.h); tests/ may, to test them;
   - a bare include ("x.h") does not name a file in the includer's own folder.
+bench.c and cmd/ (subcommands such as `vpsbench fleet`) join the stages and may
+include any of them, but no module's private header.
 With --objs DIR (the release objects, build/rel), also fails when the render
 objects call each other in a circle (a section calling back its dispatcher).
 """
