@@ -51,8 +51,9 @@ CPPFLAGS += -DHAVE_LIBIPERF
 LDLIBS   += -liperf
 endif
 
-# Every stage folder: core, the modules (one folder each), grade, report, render.
-LIB_SRC  := $(sort $(wildcard core/*.c modules/*/*.c grade/*.c report/*.c render/*.c))
+# Every stage folder: core, the modules (one folder each), grade, report, render,
+# and cmd (subcommands that run the stages, like bench.c).
+LIB_SRC  := $(sort $(wildcard core/*.c modules/*/*.c grade/*.c report/*.c render/*.c cmd/*.c))
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 
 REL_OBJ  := $(LIB_SRC:%.c=build/rel/%.o)

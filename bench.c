@@ -4,6 +4,7 @@
  * grade/, render/, report/ (README, "Architecture").
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -14,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmd/fleet_cmd.h"
 #include "grade/compare.h"
 #include "grade/grade.h"
 #include "core/module.h"
@@ -285,22 +287,73 @@ static int render_stdout(const struct bench_opts *o, const struct bench_report *
 	return EXIT_OK;
 }
 
-/* The report exactly as --output holds it, saved first, then POSTed: exit 4 on failure. */
-static int upload_step(const struct bench_opts *o, const char *root, const char *json, int rc)
+/* The --upload-format body: the JSON report, the yabs rendering or the prom text. NULL on no memory. */
+static char *upload_body(const struct bench_opts *o, const struct bench_report *rep,
+			 const struct bench_plan *plan, const char *json, size_t *n)
 {
-	char *body = NULL;
-	int n;
+	char *body = NULL, *y;
+	size_t len = 0;
+	FILE *m;
+	int r;
+
+	switch (o->upload_format.v) {
+	case UPFMT_YABS:
+		y = render_yabs(rep, plan);
+		r = y ? asprintf(&body, "%s\n", y) : -1;
+		free(y);
+		break;
+	case UPFMT_PROM:
+		m = open_memstream(&body, &len);
+		if (!m)
+			return NULL;
+		r = render_prom(m, rep, plan);
+		if (fclose(m) != 0 || r < 0) {
+			free(body);
+			return NULL;
+		}
+		*n = len;
+		return body;
+	default:
+		r = asprintf(&body, "%s\n", json);
+		break;
+	}
+	if (r < 0)
+		return NULL;
+	*n = (size_t)r;
+	return body;
+}
+
+/*
+ * The report exactly as --output holds it, saved first, then sent in the
+ * --upload-format: exit 4 on failure.
+ */
+static int upload_step(const struct bench_opts *o, const struct bench_report *rep,
+		       const struct bench_plan *plan, const char *root, const char *json, int rc)
+{
+	const char *saved = o->output;
+	char name[PATH_MAX], *body = NULL;
+	size_t n = 0;
 
 	if (stop_flag) {
 		fprintf(stderr, "vpsbench: not uploading: the run was interrupted\n");
 		return rc ? rc : EXIT_UPLOAD_FAILED;
 	}
-	n = asprintf(&body, "%s\n", json);
-	if (n < 0) {
+	body = upload_body(o, rep, plan, json, &n);
+	if (!body) {
 		fprintf(stderr, "vpsbench: cannot build the upload: out of memory\n");
 		return rc ? rc : EXIT_UPLOAD_FAILED;
 	}
-	if (upload_report(o, root, body, (size_t)n, o->output, &stop_flag, stderr) < 0 && !rc)
+	/* another body than the JSON: the JSON report is still what stays on disk */
+	if (!saved && o->upload_format.v != UPFMT_JSON) {
+		upload_default_name(time(NULL), name, sizeof(name));
+		if (upload_save(name, json, strlen(json), stderr) < 0) {
+			fprintf(stderr, "vpsbench: not uploading: the report could not be saved locally first\n");
+			free(body);
+			return rc ? rc : EXIT_UPLOAD_FAILED;
+		}
+		saved = name;
+	}
+	if (upload_report(o, root, body, n, saved, &stop_flag, stderr) < 0 && !rc)
 		rc = EXIT_UPLOAD_FAILED;
 	free(body);
 	/* a signal during the upload ends the run like one during the tests */
@@ -326,6 +379,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
 		return compare_main(argc, argv);
+	if (argc > 1 && strcmp(argv[1], "fleet") == 0)
+		return fleet_main(argc, argv);
 	rc = options_parse(argc, argv, &opts);
 	if (rc < 0 && opts.show_help)
 		options_help(stdout, grade_metric_names, grade_metric_descs);
@@ -393,6 +448,7 @@ int main(int argc, char **argv)
 		ctx.live = &live;
 	}
 
+	rep.labels = opts.labels;
 	clock_gettime(CLOCK_REALTIME, &rep.start_real);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	run_modules(&ctx, &rep);
@@ -441,7 +497,7 @@ int main(int argc, char **argv)
 		if (rc == EXIT_OK)
 			rc = EXIT_TEST_FAILED;
 	} else if (opts.upload.n) {
-		rc = upload_step(&opts, ctx.root, json, rc);
+		rc = upload_step(&opts, &rep, &plan, ctx.root, json, rc);
 	}
 	free(json);
 	return rc;

@@ -26,6 +26,7 @@ enum opt_kind {
 	OK_ENUM,     /* struct opt_u64, index into names */
 	OK_FORMAT,   /* enum out_format */
 	OK_JSON,     /* --json: format = json */
+	OK_LABEL,    /* --label NAME|key=value into labels */
 	OK_HELP,
 	OK_VERSION,
 };
@@ -41,6 +42,7 @@ struct opt_def {
 };
 
 static const char *const format_names[] = { "text", "json", "yabs", "prom", "fio", NULL };
+const char *const upload_format_names[] = { "json", "yabs", "prom", NULL };
 
 #define OFF(f) offsetof(struct bench_opts, f)
 
@@ -64,6 +66,8 @@ static const struct opt_def opt_table[] = {
 	  "also write a self-contained HTML report with charts" },
 	{ "prom-file", OK_STR, OFF(prom_file), 0, 0, NULL, "FILE",
 	  "also write the Prometheus metrics to FILE (textfile collector)" },
+	{ "label", OK_LABEL, 0, 0, 0, NULL, "NAME|K=V",
+	  "node name, or key=value; repeatable; [A-Za-z0-9_.:=-], <= 64 bytes" },
 	{ "quiet", OK_FLAG, OFF(quiet), 0, 0, NULL, NULL,
 	  "no progress lines on stderr" },
 	{ "no-color", OK_FLAG, OFF(no_color), 0, 0, NULL, NULL,
@@ -131,6 +135,8 @@ static const struct opt_def opt_table[] = {
 	  "POST the JSON report to URL (https); repeatable" },
 	{ "upload-header", OK_LIST, OFF(upload_header), 0, 0, NULL, "'N: V'",
 	  "extra request header, e.g. a token; repeatable; never logged" },
+	{ "upload-format", OK_ENUM, OFF(upload_format), 0, 0, upload_format_names, "FMT",
+	  "json|yabs|prom body; prom PUTs to a Pushgateway (default: json)" },
 	{ "allow-http", OK_FLAG, OFF(allow_http), 0, 0, NULL, NULL,
 	  "allow plain http:// upload URLs" },
 	{ "cacert", OK_STR, OFF(cacert), 0, 0, NULL, "FILE",
@@ -313,6 +319,15 @@ static int apply(const struct opt_def *d, const char *arg, struct bench_opts *o)
 	case OK_JSON:
 		o->format = FMT_JSON;
 		return 0;
+	case OK_LABEL: {
+		char err[256];
+
+		if (labels_add(&o->labels, arg, err, sizeof(err)) < 0) {
+			usage_error("%s%s", err, "");
+			return 1;
+		}
+		return 0;
+	}
 	default:
 		return 0;
 	}
@@ -468,6 +483,9 @@ void options_help(FILE *f, const char *const *metric_names, const char *const *m
 		fprintf(f, "  %-17s %s\n", metric_names[i], metric_descs[i]);
 	fprintf(f, "\nCompare two JSON reports:\n"
 		"  vpsbench compare OLD.json NEW.json [--format text|json]\n");
+	fprintf(f, "\nRank a fleet's JSON reports (files or directories):\n"
+		"  vpsbench fleet REPORT...|DIR [--format text|json|csv|html] [--outlier PCT]\n"
+		"                 [--require EXPR,...] [--no-color]\n");
 	fprintf(f, "\nProfiles:");
 	for (int i = 0; plan_profile_names[i]; i++)
 		fprintf(f, " %s", plan_profile_names[i]);

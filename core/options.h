@@ -9,9 +9,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "labels.h"
+
 #define BENCH_MAX_DIRS 16
 
 enum out_format { FMT_TEXT = 0, FMT_JSON, FMT_YABS, FMT_PROM, FMT_FIO };
+
+/* --upload-format: what the upload body is (the saved --output stays JSON). */
+enum upload_format { UPFMT_JSON = 0, UPFMT_YABS, UPFMT_PROM };
+extern const char *const upload_format_names[];
 
 #define OPT_LIST_MAX 16
 
@@ -82,6 +88,9 @@ struct bench_opts {
 	struct opt_u64 connect_timeout_ns; /* default 10 s */
 	struct opt_u64 upload_timeout_ns;  /* default 30 s */
 	bool include_host;               /* hostname/IPs in the report */
+	struct opt_u64 upload_format;    /* enum upload_format; default json */
+
+	struct bench_labels labels;      /* --label: the node's identity, nothing else */
 
 	const char *html;                /* self-contained HTML report file */
 	const char *prom_file;           /* Prometheus text file (textfile collector) */

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "grade/grade.h"
+#include "html_chart.h"
 #include "render.h"
 
 /*
@@ -955,7 +956,7 @@ static void html_notes(FILE *f, const struct bench_report *rep)
 
 int render_html(FILE *f, const struct bench_report *rep, const struct bench_plan *plan)
 {
-	char when[64];
+	char when[64], who[LABEL_MAX_PAIRS * 140];
 	struct tm tm;
 
 	gmtime_r(&rep->start_real.tv_sec, &tm);
@@ -969,6 +970,9 @@ int render_html(FILE *f, const struct bench_report *rep, const struct bench_plan
 	escf(f, "vpsbench %s, %s, profile %s, finished in %.1f s%s", VPSBENCH_VERSION, when,
 	     plan->profile, rep->elapsed_s,
 	     rep->interrupted ? " (interrupted: results incomplete)" : "");
+	labels_join(who, sizeof(who), &rep->labels);
+	if (who[0])
+		escf(f, ", node %s", who);
 	fputs("</p>\n", f);
 	html_grades(f, rep);
 	if (render_section_ran(rep, MOD_cpu))
@@ -986,4 +990,47 @@ int render_html(FILE *f, const struct bench_report *rep, const struct bench_plan
 	html_notes(f, rep);
 	fputs("</main></body></html>\n", f);
 	return ferror(f) ? -1 : 0;
+}
+
+/*
+ * The page style and chart pieces, shared with the fleet page
+ * (fleet_html.c) so both draw alike.
+ */
+_Static_assert((int)CW == (int)HTML_CW && (int)CH == (int)HTML_CH && (int)ML == (int)HTML_ML &&
+	       (int)MR == (int)HTML_MR && (int)MT == (int)HTML_MT && (int)MB == (int)HTML_MB,
+	       "html_chart.h geometry is html.c's");
+
+const char *html_css(void)
+{
+	return css;
+}
+
+void html_esc(FILE *f, const char *s)
+{
+	esc(f, s);
+}
+
+double html_nice_ceil(double v)
+{
+	return nice_ceil(v);
+}
+
+double html_px(double x, double x0, double x1)
+{
+	return px(x, x0, x1);
+}
+
+void html_svg_open(FILE *f, const char *cls, const char *label)
+{
+	svg_open(f, cls, label);
+}
+
+void html_svg_xtick(FILE *f, double xx, const char *label)
+{
+	svg_xtick(f, xx, label);
+}
+
+void html_svg_xlabel(FILE *f, const char *text)
+{
+	svg_xlabel(f, text);
 }

@@ -40,6 +40,9 @@ char *render_json(const struct bench_report *rep, const struct bench_plan *plan)
 	if (rep->interrupted)
 		cJSON_AddNumberToObject(run, "signal", rep->signal);
 
+	if (json_add_labels(root, &rep->labels) < 0)
+		goto out;
+
 	mods = cJSON_AddObjectToObject(root, "modules");
 	if (!mods)
 		goto out;

@@ -101,12 +101,52 @@ static bool rand_done(const struct rand_pass_result *r)
 	return r->status == BENCH_OK;
 }
 
+/* A prometheus label name from a --label key: label_ + key, other chars as _. */
+static void put_label_name(FILE *f, const char *key)
+{
+	fputs("label_", f);
+	for (; *key; key++)
+		fputc((*key >= 'A' && *key <= 'Z') || (*key >= 'a' && *key <= 'z') ||
+		      (*key >= '0' && *key <= '9') ? *key : '_', f);
+}
+
+/* vpsbench_node_info{label="NAME",label_dc="fra1"} 1, only when --label was given. */
+static void node_family(struct prom *p)
+{
+	const struct bench_labels *l = &p->rep->labels;
+	bool first = true;
+
+	if (!labels_any(l))
+		return;
+	family(p, "vpsbench_node_info", "gauge",
+	       "the node's --label name and key=value labels (always 1)");
+	fputs("vpsbench_node_info{", p->f);
+	if (l->name[0]) {
+		fputs("label=\"", p->f);
+		put_escaped(p->f, l->name);
+		fputc('"', p->f);
+		first = false;
+	}
+	for (unsigned i = 0; i < l->n; i++) {
+		if (!first)
+			fputc(',', p->f);
+		put_label_name(p->f, l->key[i]);
+		fputs("=\"", p->f);
+		put_escaped(p->f, l->val[i]);
+		fputc('"', p->f);
+		first = false;
+	}
+	fputs("} ", p->f);
+	put_number(p, 1);
+}
+
 static void run_families(struct prom *p, const struct bench_plan *plan)
 {
 	const struct bench_report *rep = p->rep;
 
 	family(p, "vpsbench_info", "gauge", "vpsbench version and profile of this report (always 1)");
 	sample(p, "", 1, "version", VPSBENCH_VERSION, "profile", plan->profile, NULL);
+	node_family(p);
 	family(p, "vpsbench_run_start_timestamp_seconds", "gauge",
 	       "wall clock start of the run, seconds since the epoch");
 	sample(p, "", (double)rep->start_real.tv_sec + rep->start_real.tv_nsec / 1e9, NULL);

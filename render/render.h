@@ -60,6 +60,9 @@ void text_compare(FILE *f, const struct compare_result *c, const struct render_s
 char *json_compare(const struct compare_result *c);
 char *json_thresholds(const struct grade_table *t);
 
+/* "web-1, dc=fra1" (labels_text.c); "" when no label was given. */
+void labels_join(char *buf, size_t n, const struct bench_labels *l);
+
 /* Number formatting (units.c). */
 /* fio's num2str(v, 4, 1, pow2, unit): "40.0k", "156Mi" + unit; at most 4 significant digits. */
 void fmt_num2str(char *buf, size_t n, double v, bool pow2, const char *unit);
@@ -82,6 +85,8 @@ cJSON *json_cpu(const struct bench_report *rep);
 cJSON *json_net(const struct bench_report *rep);
 /* yabs's "iperf" array from the net section (yabs_net.c); 0, or -1 on no memory. */
 int yabs_add_iperf(cJSON *root, const struct bench_report *rep);
+/* "label": NAME and "labels": {key: value} when given (json_labels.c); -1 on no memory. */
+int json_add_labels(cJSON *root, const struct bench_labels *l);
 /* Adds "grades", "verdict", "requirements" and "metrics" to the report root. */
 void json_add_grades(cJSON *root, const struct grade_result *g);
 #endif

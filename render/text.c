@@ -11,7 +11,7 @@
 void render_text(FILE *f, const struct bench_report *rep, const struct bench_plan *plan,
 		 const struct render_style *st)
 {
-	char when[64];
+	char when[64], who[LABEL_MAX_PAIRS * 140];
 	struct tm tm;
 	bool any_note = false;
 
@@ -19,6 +19,9 @@ void render_text(FILE *f, const struct bench_report *rep, const struct bench_pla
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	fprintf(f, "%s\n vpsbench %s  —  %s  —  profile %s\n%s\n", TEXT_RULE, VPSBENCH_VERSION,
 		when, plan->profile, TEXT_RULE);
+	labels_join(who, sizeof(who), &rep->labels);
+	if (who[0])
+		fprintf(f, " node %s\n%s\n", who, TEXT_RULE);
 
 	if (render_section_ran(rep, MOD_sysinfo))
 		text_sysinfo(f, rep, st);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "core/labels.h"
 #include "core/module.h"
 #include "core/value.h"
 #include "modules/sysinfo/sysinfo.h"
@@ -36,6 +37,7 @@ struct bench_report {
 	struct net_result net;
 	struct grade_result grade;            /* filled by bench.c after the modules */
 	struct bench_warnings warn;           /* modules add through ctx->warn */
+	struct bench_labels labels;           /* --label; empty = no host identity */
 };
 
 /* The result struct of module id inside rep: what bench.c hands its run(). */

@@ -324,6 +324,13 @@ void upload_first_line(const char *body, size_t n, char *buf, size_t len)
 	buf[o] = 0;
 }
 
+const char *upload_content_type(const struct bench_opts *o)
+{
+	/* 0.0.4 is the text format a Pushgateway expects */
+	return o->upload_format.v == UPFMT_PROM ? "Content-Type: text/plain; version=0.0.4" :
+	       "Content-Type: application/json";
+}
+
 void upload_default_name(time_t t, char *buf, size_t len)
 {
 	struct tm tm;
@@ -511,6 +518,7 @@ struct post_cfg {
 	size_t n;
 	struct curl_slist *hdrs;  /* Content-Type, Idempotency-Key, Expect, --upload-header */
 	volatile sig_atomic_t *stop;
+	bool put;                 /* prom: PUT, so a Pushgateway replaces the group's series */
 };
 
 static size_t on_body(char *p, size_t sz, size_t nm, void *ud)
@@ -572,7 +580,7 @@ static enum upload_fail classify(const struct try_result *t)
 		}                                                                    \
 	} while (0)
 
-/* One POST to url. Fills t; the transfer itself never follows redirects. */
+/* One POST (PUT for prom) to url. Fills t; the transfer itself never follows redirects. */
 static void post_once(const struct post_cfg *c, const char *url, struct try_result *t)
 {
 	const struct bench_opts *o = c->o;
@@ -613,6 +621,8 @@ static void post_once(const struct post_cfg *c, const char *url, struct try_resu
 	SETOPT(h, CURLOPT_USERAGENT, "vpsbench/" VPSBENCH_VERSION);
 	SETOPT(h, CURLOPT_HTTPHEADER, c->hdrs);
 	SETOPT(h, CURLOPT_POST, 1L);
+	if (c->put)
+		SETOPT(h, CURLOPT_CUSTOMREQUEST, "PUT");
 	SETOPT(h, CURLOPT_POSTFIELDS, c->data);
 	SETOPT(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)c->n);
 	SETOPT(h, CURLOPT_WRITEFUNCTION, on_body);
@@ -812,7 +822,8 @@ int upload_report(const struct bench_opts *o, const char *root, const char *data
 	c.stop = stop;
 	idempotency_key(key, sizeof(key));
 	snprintf(hdr, sizeof(hdr), "Idempotency-Key: %s", key);
-	c.hdrs = slist_add(c.hdrs, "Content-Type: application/json", &ok);
+	c.put = o->upload_format.v == UPFMT_PROM;
+	c.hdrs = slist_add(c.hdrs, upload_content_type(o), &ok);
 	c.hdrs = slist_add(c.hdrs, hdr, &ok);
 	c.hdrs = slist_add(c.hdrs, "Expect:", &ok); /* no 100-continue round trip */
 	for (unsigned i = 0; i < o->upload_header.n; i++)

@@ -110,12 +110,16 @@ void report_redact_home(struct bench_report *rep, const char *home);
 /*
  * The output stage for --upload: saves data (the JSON report, n bytes) to
  * opts->output or a default name unless saved_path is given, then POSTs
- * it to every --upload URL. Messages go to log (stderr), never a header
+ * it to every --upload URL (PUT with --upload-format prom; data is then the
+ * exposition text and the caller saved the JSON report as saved_path). Messages go to log (stderr), never a header
  * value. stop is polled (signals). Returns 0 when every upload got a 2xx,
  * -1 otherwise.
  */
 int upload_report(const struct bench_opts *o, const char *root, const char *data, size_t n,
 		  const char *saved_path, volatile sig_atomic_t *stop, FILE *log);
+
+/* The Content-Type header line of the --upload-format body. */
+const char *upload_content_type(const struct bench_opts *o);
 
 /* Saves data with O_CREAT|O_EXCL|O_NOFOLLOW (never clobbers); -1 with a message on log. */
 int upload_save(const char *path, const char *data, size_t n, FILE *log);

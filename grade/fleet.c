@@ -1,0 +1,239 @@
+/*
+ * fleet.c — the fleet analysis: which metrics to compare, the fleet's
+ * median/p10/p90, outliers against the median, --require per node, and
+ * the worst-first order. Pure: nodes in, flags out.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fleet.h"
+
+int fleet_add(struct fleet *f, const struct fleet_node *node)
+{
+	if (f->n == f->cap) {
+		unsigned cap = f->cap ? f->cap * 2 : 16;
+		struct fleet_node *p = realloc(f->node, cap * sizeof(*p));
+
+		if (!p)
+			return -1;
+		f->node = p;
+		f->cap = cap;
+	}
+	f->node[f->n++] = *node;
+	return 0;
+}
+
+void fleet_free(struct fleet *f)
+{
+	free(f->node);
+	free(f->broken);
+	memset(f, 0, sizeof(*f));
+}
+
+double fleet_percentile(const double *v, unsigned n, double p)
+{
+	double rank, lo;
+	unsigned i;
+
+	if (n == 0)
+		return NAN;
+	rank = p / 100.0 * (n - 1);
+	lo = floor(rank);
+	i = (unsigned)lo;
+	if (i + 1 >= n)
+		return v[n - 1];
+	if (rank == lo)
+		return v[i];
+	return v[i] + (v[i + 1] - v[i]) * (rank - lo);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The profiles seen, in order of first appearance; mixed when more than one. */
+static void find_profiles(struct fleet *f)
+{
+	size_t used = 0;
+
+	f->profiles[0] = '\0';
+	f->mixed_profiles = false;
+	for (unsigned i = 0; i < f->n; i++) {
+		bool seen = false;
+
+		for (unsigned j = 0; j < i && !seen; j++)
+			seen = !strcmp(f->node[j].profile, f->node[i].profile);
+		if (seen)
+			continue;
+		if (used)
+			f->mixed_profiles = true;
+		if (used < sizeof(f->profiles))
+			used += (size_t)snprintf(f->profiles + used, sizeof(f->profiles) - used, "%s%s",
+						 used ? ", " : "", f->node[i].profile);
+	}
+}
+
+/* Shown: some node measured it and, across profiles, every profile has it. */
+static void pick_columns(struct fleet *f)
+{
+	for (unsigned m = 0; m < f->nmetric; m++) {
+		struct fleet_metric *fm = &f->metric[m];
+		bool any = false, all_profiles = true;
+
+		for (unsigned i = 0; i < f->n; i++)
+			any |= f->node[i].has[m];
+		for (unsigned i = 0; i < f->n && any; i++) {
+			bool profile_has = false;
+
+			for (unsigned j = 0; j < f->n && !profile_has; j++)
+				profile_has = !strcmp(f->node[j].profile, f->node[i].profile) &&
+					      f->node[j].has[m];
+			if (!profile_has)
+				all_profiles = false;
+		}
+		fm->shown = any && all_profiles;
+		fm->left_out = any && !all_profiles;
+	}
+}
+
+static void stats(struct fleet *f, double *buf)
+{
+	for (unsigned m = 0; m < f->nmetric; m++) {
+		struct fleet_metric *fm = &f->metric[m];
+
+		fm->n = 0;
+		fm->median = fm->p10 = fm->p90 = NAN;
+		if (!fm->shown)
+			continue;
+		for (unsigned i = 0; i < f->n; i++)
+			if (f->node[i].has[m])
+				buf[fm->n++] = f->node[i].v[m];
+		qsort(buf, fm->n, sizeof(*buf), cmp_double);
+		fm->median = fleet_percentile(buf, fm->n, 50);
+		fm->p10 = fleet_percentile(buf, fm->n, 10);
+		fm->p90 = fleet_percentile(buf, fm->n, 90);
+	}
+}
+
+static void append(char *dst, size_t cap, const char *sep, const char *s)
+{
+	size_t used = strlen(dst);
+
+	if (used < cap)
+		snprintf(dst + used, cap - used, "%s%s", used ? sep : "", s);
+}
+
+static void flag_node(struct fleet *f, struct fleet_node *nd)
+{
+	struct metric_set ms;
+	static struct grade_result gr; /* large: not on the stack */
+	unsigned nfig = 0;
+	double sum = 0;
+
+	nd->noutliers = 0;
+	nd->missing[0] = '\0';
+	nd->fail_why[0] = '\0';
+	memset(&ms, 0, sizeof(ms));
+	for (unsigned m = 0; m < f->nmetric; m++) {
+		const struct fleet_metric *fm = &f->metric[m];
+		struct metric *x;
+
+		nd->outlier[m] = false;
+		nd->worse_pct[m] = NAN;
+		if (nd->has[m] && (x = metric_add(&ms, fm->name)) != NULL) {
+			x->value = nd->v[m];
+			x->measured = true;
+			x->spread_pct = -1;
+		}
+		if (!fm->shown)
+			continue;
+		if (!nd->has[m]) {
+			append(nd->missing, sizeof(nd->missing), ", ", fm->name);
+			continue;
+		}
+		if (fm->median == 0 || !isfinite(fm->median))
+			continue; /* no relative distance from a zero median */
+		nd->worse_pct[m] = (fm->higher_better ? fm->median - nd->v[m] : nd->v[m] - fm->median) /
+				   fabs(fm->median) * 100.0;
+		nd->outlier[m] = nd->worse_pct[m] > f->outlier_pct;
+		nd->noutliers += nd->outlier[m];
+		sum += nd->worse_pct[m];
+		nfig++;
+	}
+	nd->score = nfig ? sum / nfig : 0;
+	require_eval(f->req, f->nreq, &ms, &gr);
+	nd->failing = gr.requirements_failed;
+	for (unsigned r = 0; r < gr.nreq; r++) {
+		char one[300];
+
+		if (gr.req[r].passed)
+			continue;
+		snprintf(one, sizeof(one), "%s (%s)", gr.req[r].req.text, gr.req[r].reason);
+		append(nd->fail_why, sizeof(nd->fail_why), "; ", one);
+	}
+}
+
+/* Worst first: failing, then more outlier metrics, then further below the median. */
+static int cmp_node(const void *a, const void *b)
+{
+	const struct fleet_node *x = a, *y = b;
+
+	if (x->failing != y->failing)
+		return x->failing ? -1 : 1;
+	if (x->noutliers != y->noutliers)
+		return x->noutliers > y->noutliers ? -1 : 1;
+	if ((x->complete && !x->missing[0]) != (y->complete && !y->missing[0]))
+		return x->complete && !x->missing[0] ? 1 : -1;
+	if (x->score != y->score)
+		return x->score > y->score ? -1 : 1;
+	return strcmp(x->label, y->label);
+}
+
+void fleet_analyse(struct fleet *f, double outlier_pct, const struct requirement *reqs,
+		   unsigned nreq)
+{
+	const struct grade_table *t = grade_builtin_table();
+	double *buf = malloc((f->n ? f->n : 1) * sizeof(*buf));
+
+	f->outlier_pct = outlier_pct;
+	f->nreq = nreq < REQUIRE_MAX ? nreq : REQUIRE_MAX;
+	if (f->nreq)
+		memcpy(f->req, reqs, f->nreq * sizeof(*reqs));
+	f->nmetric = 0;
+	for (unsigned m = 0; grade_metric_names[m] && m < GRADE_MAX_METRICS; m++) {
+		struct fleet_metric *fm = &f->metric[m];
+		const struct grade_def *d = grade_find(t, grade_metric_names[m]);
+
+		memset(fm, 0, sizeof(*fm));
+		fm->name = grade_metric_names[m];
+		fm->higher_better = d ? d->higher_better : !strstr(fm->name, "_ms");
+		snprintf(fm->unit, sizeof(fm->unit), "%s", d ? d->unit : "");
+		f->nmetric++;
+	}
+	find_profiles(f);
+	pick_columns(f);
+	if (buf)
+		stats(f, buf);
+	free(buf);
+	f->nfailing = f->noutlier_nodes = 0;
+	for (unsigned i = 0; i < f->n; i++) {
+		flag_node(f, &f->node[i]);
+		f->nfailing += f->node[i].failing;
+		f->noutlier_nodes += f->node[i].noutliers > 0;
+	}
+	qsort(f->node, f->n, sizeof(*f->node), cmp_node);
+}
+
+const char *fleet_node_status(const struct fleet_node *nd)
+{
+	if (nd->failing)
+		return "FAIL";
+	if (nd->noutliers)
+		return "OUTLIER";
+	return nd->complete && !nd->missing[0] ? "ok" : "INCOMPLETE";
+}

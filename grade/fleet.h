@@ -1,0 +1,96 @@
+/*
+ * fleet.h — `vpsbench fleet REPORT...|DIR`: many nodes' JSON reports side
+ * by side. Per graded metric the fleet's median, p10 and p90; a node is an
+ * outlier on a metric worse than the median by more than --outlier PCT,
+ * failing when it misses --require. Nodes sorted worst first.
+ *
+ * Loading (fleet_load.c) reads the files; the analysis (fleet.c) is pure,
+ * so tests build fleets in memory.
+ */
+#ifndef VPSBENCH_FLEET_H
+#define VPSBENCH_FLEET_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "grade.h"
+
+#define FLEET_DEFAULT_OUTLIER_PCT 30.0
+#define FLEET_MAX_FILES 100000
+
+struct fleet_node {
+	char file[PATH_MAX];
+	char label[80];            /* --label NAME, else the file name without .json */
+	char tags[400];            /* "dc=fra1, rack=4" from --label key=value, or "" */
+	char profile[64];
+	char verdict[256];         /* the report's own verdict text */
+	bool complete;             /* run.complete */
+	bool has[GRADE_MAX_METRICS];
+	double v[GRADE_MAX_METRICS];  /* by index in grade_metric_names */
+
+	/* filled by fleet_analyse */
+	bool outlier[GRADE_MAX_METRICS];
+	double worse_pct[GRADE_MAX_METRICS]; /* how much worse than the median, %; < 0 = better */
+	unsigned noutliers;
+	bool failing;
+	char fail_why[400];        /* "rand_iops>=5000 (measured 3100); ..." */
+	char missing[200];         /* shown metrics this node has no figure for */
+	double score;              /* mean worse_pct over its figures: the sort key */
+};
+
+struct fleet_metric {
+	const char *name;          /* grade_metric_names[i] */
+	char unit[16];
+	bool higher_better;
+	bool shown;                /* a column: measured, and shared by every profile */
+	bool left_out;             /* measured by some profiles only */
+	unsigned n;                /* nodes with a figure */
+	double median, p10, p90;
+};
+
+struct fleet_broken {
+	char file[PATH_MAX];
+	char why[256];
+};
+
+struct fleet {
+	unsigned n, cap;
+	struct fleet_node *node;
+	unsigned nbroken, capb;
+	struct fleet_broken *broken;
+	unsigned nmetric;          /* entries of grade_metric_names */
+	struct fleet_metric metric[GRADE_MAX_METRICS];
+	double outlier_pct;
+	unsigned nreq;
+	struct requirement req[REQUIRE_MAX];
+	bool mixed_profiles;
+	char profiles[256];        /* "default, quick" */
+	unsigned nfailing, noutlier_nodes;
+};
+
+/*
+ * Loads reports: each path a file or a directory (its *.json files). A file
+ * named on the command line that is not a vpsbench report is an error (-1,
+ * err names it); in a directory the broken ones go to f->broken and the
+ * rest are kept. -1 with err when no report could be read.
+ */
+int fleet_load(struct fleet *f, const char *const *paths, unsigned npaths, char *err,
+	       size_t errlen);
+
+/* Appends a copy of node (tests, fleet_load). -1 on no memory. */
+int fleet_add(struct fleet *f, const struct fleet_node *node);
+
+/* Columns, median/p10/p90, outlier and failing flags, worst-first order. */
+void fleet_analyse(struct fleet *f, double outlier_pct, const struct requirement *reqs,
+		   unsigned nreq);
+
+/* The p-th percentile (0..100) of sorted v[0..n-1], linear between ranks. */
+double fleet_percentile(const double *sorted, unsigned n, double p);
+
+/* "FAIL", "OUTLIER", "INCOMPLETE" or "ok". */
+const char *fleet_node_status(const struct fleet_node *nd);
+
+void fleet_free(struct fleet *f);
+
+#endif

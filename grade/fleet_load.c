@@ -1,0 +1,241 @@
+/*
+ * fleet_load.c — reading the nodes' JSON reports for `vpsbench fleet`:
+ * files and directories of *.json; foreign or broken files are named.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fleet.h"
+
+#ifdef HAVE_CJSON
+#include <cjson/cJSON.h>
+
+#define REPORT_MAX_BYTES (16L << 20)
+
+static char *slurp(const char *path, char *why, size_t wn)
+{
+	FILE *fp = fopen(path, "r");
+	char *buf = NULL;
+	long len;
+
+	if (!fp) {
+		snprintf(why, wn, "%s", strerror(errno));
+		return NULL;
+	}
+	if (fseek(fp, 0, SEEK_END) < 0 || (len = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET) < 0) {
+		snprintf(why, wn, "cannot read: %s", strerror(errno));
+		goto out;
+	}
+	if (len > REPORT_MAX_BYTES) {
+		snprintf(why, wn, "%ld bytes: too large for a report", len);
+		goto out;
+	}
+	buf = malloc((size_t)len + 1);
+	if (!buf) {
+		snprintf(why, wn, "out of memory");
+		goto out;
+	}
+	if (fread(buf, 1, (size_t)len, fp) != (size_t)len) {
+		snprintf(why, wn, "read failed: %s", ferror(fp) ? strerror(errno) : "short read");
+		free(buf);
+		buf = NULL;
+		goto out;
+	}
+	buf[len] = '\0';
+out:
+	fclose(fp);
+	return buf;
+}
+
+static const char *str_or(const cJSON *o, const char *key, const char *dflt)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(v) && v->valuestring ? v->valuestring : dflt;
+}
+
+/* The file name without its directory and .json: the label of an unlabelled node. */
+static void base_label(const char *path, char *buf, size_t n)
+{
+	const char *b = strrchr(path, '/');
+	size_t len;
+
+	b = b ? b + 1 : path;
+	len = strlen(b);
+	if (len > 5 && !strcmp(b + len - 5, ".json"))
+		len -= 5;
+	snprintf(buf, n, "%.*s", (int)len, b);
+}
+
+/* One report into nd; -1 with why (not JSON, not ours, no metrics). */
+static int read_node(const char *path, struct fleet_node *nd, char *why, size_t wn)
+{
+	char *text = slurp(path, why, wn);
+	cJSON *root = NULL, *metrics, *labels, *l;
+	const cJSON *run, *complete, *verdict;
+	int rc = -1;
+
+	if (!text)
+		return -1;
+	memset(nd, 0, sizeof(*nd));
+	root = cJSON_Parse(text);
+	if (!root) {
+		snprintf(why, wn, "not valid JSON");
+		goto out;
+	}
+	if (strcmp(str_or(root, "schema", ""), "vpsbench.report/1") != 0) {
+		snprintf(why, wn, "not a vpsbench report (no \"schema\": \"vpsbench.report/1\")");
+		goto out;
+	}
+	metrics = cJSON_GetObjectItemCaseSensitive(root, "metrics");
+	if (!cJSON_IsObject(metrics)) {
+		snprintf(why, wn, "report has no \"metrics\" object");
+		goto out;
+	}
+	snprintf(nd->file, sizeof(nd->file), "%s", path);
+	snprintf(nd->label, sizeof(nd->label), "%s", str_or(root, "label", ""));
+	if (!nd->label[0])
+		base_label(path, nd->label, sizeof(nd->label));
+	labels = cJSON_GetObjectItemCaseSensitive(root, "labels");
+	cJSON_ArrayForEach(l, labels) {
+		size_t used = strlen(nd->tags);
+
+		if (cJSON_IsString(l) && l->string && used < sizeof(nd->tags))
+			snprintf(nd->tags + used, sizeof(nd->tags) - used, "%s%s=%s", used ? ", " : "",
+				 l->string, l->valuestring);
+	}
+	run = cJSON_GetObjectItemCaseSensitive(root, "run");
+	snprintf(nd->profile, sizeof(nd->profile), "%s", str_or(run, "profile", "unknown"));
+	complete = cJSON_GetObjectItemCaseSensitive(run, "complete");
+	nd->complete = !cJSON_IsFalse(complete);
+	verdict = cJSON_GetObjectItemCaseSensitive(root, "verdict");
+	snprintf(nd->verdict, sizeof(nd->verdict), "%s", str_or(verdict, "text", ""));
+	for (unsigned m = 0; grade_metric_names[m] && m < GRADE_MAX_METRICS; m++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(metrics, grade_metric_names[m]);
+
+		nd->has[m] = cJSON_IsNumber(v) && isfinite(v->valuedouble);
+		nd->v[m] = nd->has[m] ? v->valuedouble : 0;
+	}
+	rc = 0;
+out:
+	cJSON_Delete(root);
+	free(text);
+	return rc;
+}
+
+static int add_broken(struct fleet *f, const char *path, const char *why)
+{
+	if (f->nbroken == f->capb) {
+		unsigned cap = f->capb ? f->capb * 2 : 8;
+		struct fleet_broken *p = realloc(f->broken, cap * sizeof(*p));
+
+		if (!p)
+			return -1;
+		f->broken = p;
+		f->capb = cap;
+	}
+	snprintf(f->broken[f->nbroken].file, sizeof(f->broken[0].file), "%s", path);
+	snprintf(f->broken[f->nbroken].why, sizeof(f->broken[0].why), "%s", why);
+	f->nbroken++;
+	return 0;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int is_json(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return d->d_name[0] != '.' && n > 5 && !strcmp(d->d_name + n - 5, ".json");
+}
+
+static int load_dir(struct fleet *f, const char *dir, char *err, size_t errlen)
+{
+	static struct fleet_node nd;
+	struct dirent **ents = NULL;
+	char path[PATH_MAX], why[256];
+	int n = scandir(dir, &ents, is_json, by_name), rc = 0;
+
+	if (n < 0) {
+		snprintf(err, errlen, "fleet: %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		if (rc == 0) {
+			snprintf(path, sizeof(path), "%s%s%s", dir,
+				 dir[strlen(dir) - 1] == '/' ? "" : "/", ents[i]->d_name);
+			if (read_node(path, &nd, why, sizeof(why)) < 0 ? add_broken(f, path, why) < 0 :
+			    fleet_add(f, &nd) < 0) {
+				snprintf(err, errlen, "fleet: out of memory");
+				rc = -1;
+			}
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	if (rc == 0 && n == 0 && f->nbroken == 0)
+		add_broken(f, dir, "no *.json files in this directory");
+	return rc;
+}
+
+int fleet_load(struct fleet *f, const char *const *paths, unsigned npaths, char *err,
+	       size_t errlen)
+{
+	static struct fleet_node nd;
+	char why[256];
+	struct stat st;
+
+	for (unsigned i = 0; i < npaths; i++) {
+		if (stat(paths[i], &st) < 0) {
+			snprintf(err, errlen, "fleet: %s: %s", paths[i], strerror(errno));
+			return -1;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			if (load_dir(f, paths[i], err, errlen) < 0)
+				return -1;
+			continue;
+		}
+		if (read_node(paths[i], &nd, why, sizeof(why)) < 0) {
+			snprintf(err, errlen, "fleet: %s: %s", paths[i], why);
+			return -1;
+		}
+		if (fleet_add(f, &nd) < 0) {
+			snprintf(err, errlen, "fleet: out of memory");
+			return -1;
+		}
+	}
+	if (f->n == 0) {
+		if (f->nbroken == 1)
+			snprintf(err, errlen, "fleet: no readable report: %s: %s", f->broken[0].file,
+				 f->broken[0].why);
+		else
+			snprintf(err, errlen, "fleet: no readable report among %u file%s (first: %s: %s)",
+				 f->nbroken, f->nbroken == 1 ? "" : "s",
+				 f->nbroken ? f->broken[0].file : "none",
+				 f->nbroken ? f->broken[0].why : "nothing given");
+		return -1;
+	}
+	return 0;
+}
+
+#else
+
+int fleet_load(struct fleet *f, const char *const *paths, unsigned npaths, char *err,
+	       size_t errlen)
+{
+	(void)f;
+	(void)paths;
+	(void)npaths;
+	snprintf(err, errlen, "fleet: unavailable: built without cJSON");
+	return -1;
+}
+
+#endif

@@ -1,0 +1,84 @@
+/*
+ * fleet_csv.c — `vpsbench fleet --format csv` (RFC 4180): a header, one
+ * row per node worst first, then median, p10 and p90 rows. Figures in the
+ * units of the metric names; an empty cell is no figure.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fleet_render.h"
+
+static void field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void num(FILE *f, bool has, double v)
+{
+	fputc(',', f);
+	if (has && isfinite(v))
+		fprintf(f, "%.15g", v);
+}
+
+int fleet_csv(FILE *f, const struct fleet *fl)
+{
+	static const char *const stat_names[3] = { "median", "p10", "p90" };
+
+	fputs("node,status,labels,profile,outliers,failed,file", f);
+	for (unsigned m = 0; m < fl->nmetric; m++)
+		if (fl->metric[m].shown)
+			fprintf(f, ",%s", fl->metric[m].name);
+	fputs("\r\n", f);
+	for (unsigned i = 0; i < fl->n; i++) {
+		const struct fleet_node *nd = &fl->node[i];
+		char outl[400] = "";
+
+		for (unsigned m = 0; m < fl->nmetric; m++)
+			if (nd->outlier[m]) {
+				size_t u = strlen(outl);
+
+				snprintf(outl + u, sizeof(outl) - u, "%s%s", u ? " " : "", fl->metric[m].name);
+			}
+		field(f, nd->label);
+		fputc(',', f);
+		field(f, fleet_node_status(nd));
+		fputc(',', f);
+		field(f, nd->tags);
+		fputc(',', f);
+		field(f, nd->profile);
+		fputc(',', f);
+		field(f, outl);
+		fputc(',', f);
+		field(f, nd->fail_why);
+		fputc(',', f);
+		field(f, nd->file);
+		for (unsigned m = 0; m < fl->nmetric; m++)
+			if (fl->metric[m].shown)
+				num(f, nd->has[m], nd->v[m]);
+		fputs("\r\n", f);
+	}
+	for (int k = 0; k < 3; k++) {
+		fprintf(f, "%s,fleet,,", stat_names[k]);
+		field(f, fl->mixed_profiles ? "shared" : fl->profiles);
+		fputs(",,,", f);
+		for (unsigned m = 0; m < fl->nmetric; m++) {
+			const struct fleet_metric *fm = &fl->metric[m];
+
+			if (fm->shown)
+				num(f, fm->n > 0, k == 0 ? fm->median : k == 1 ? fm->p10 : fm->p90);
+		}
+		fputs("\r\n", f);
+	}
+	return ferror(f) ? -1 : 0;
+}
