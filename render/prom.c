@@ -198,14 +198,13 @@ static void sys_families(struct prom *p)
 	if (si->ndirs) {
 		family(p, "vpsbench_dir_info", "gauge",
 		       "each tested directory's filesystem and device (always 1)");
-		/* storage_class: no per-directory class is detected yet, so "unknown" */
 		for (unsigned i = 0; i < si->ndirs; i++) {
 			const struct fs_info *fs = &si->dirs[i].fs;
 
 			sample(p, "", 1, "dir", si->dirs[i].arg,
 			       "fstype", fs->mount_known && fs->fstype[0] ? fs->fstype : "unknown",
 			       "device", fs->mount_known && fs->device[0] ? fs->device : "unknown",
-			       "storage_class", "unknown", NULL);
+			       "storage_class", storage_class_name(fs->storage.cls), NULL);
 		}
 	}
 }

@@ -257,8 +257,8 @@ def num_iec(tok, unit=""):
 
 
 def ns_of(tok):
-    m = re.fullmatch(r"([0-9.]+) (ns|us|ms|s)", tok)
-    return m.group(1), NS[m.group(2)]
+    m = re.fullmatch(r"([0-9.]+) (ns|us|µs|ms|s)", tok)
+    return m.group(1), NS[m.group(2).replace("µ", "u")]
 
 
 def find(pattern, text, what):
@@ -317,7 +317,7 @@ def check_rendered(j, t, kind):
                 agree(*num_iec(bw2, "B/s"), d["bw_bytes"], w + " BW binary")
                 agree(*num_si(bw10, "B/s"), d["bw_bytes"], w + " BW decimal")
             else:
-                m = find(r"\b%s (\S+) (\S+) ([0-9.]+ [nume]?s) ([0-9.]+ [nume]?s) ([0-9.]+ [nume]?s) ([0-9.]+ [nume]?s)" % dn,
+                m = find(r"\b%s (\S+) (\S+) ([0-9.]+ [nuµme]?s) ([0-9.]+ [nuµme]?s) ([0-9.]+ [nuµme]?s) ([0-9.]+ [nuµme]?s)" % dn,
                          seg, w)
                 if not m:
                     continue
@@ -331,7 +331,7 @@ def check_rendered(j, t, kind):
             if kind == "html":
                 for k, want in pc.items():
                     lab = "p" + ("%g" % float(k))
-                    m = find(re.escape(lab) + r": ([0-9.]+ [nume]?s)", cs, w + " " + lab)
+                    m = find(re.escape(lab) + r": ([0-9.]+ [nuµme]?s)", cs, w + " " + lab)
                     if m:
                         agree(*ns_of(m.group(1)), want, w + " chart " + lab)
                         cs = cs[m.end():]
@@ -339,7 +339,7 @@ def check_rendered(j, t, kind):
     for g in j.get("grades") or []:
         if g.get("value") is None:
             continue
-        pat = r"%s\s+([0-9.]+) (MB/s|IOPS|ms|%%|x)\s+%s\b" % (g["metric"], re.escape(g["label"]))
+        pat = r"%s\s+([0-9.]+) %s\s+%s\b" % (g["metric"], re.escape(g.get("unit") or "x"), re.escape(g["label"]))
         mm = find((r"^\s*" if kind == "text" else r"\b") + pat, t, kind + " grade " + g["metric"] + " " + g["label"])
         if mm:
             agree(mm.group(1), 1, m.get(g["metric"]), kind + " grade " + g["metric"])
