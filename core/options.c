@@ -85,7 +85,7 @@ static const struct opt_def opt_table[] = {
 	{ "jobs", OK_UINT, OFF(jobs), 1, 256, NULL, "N",
 	  "threads, 1-256 (default: usable CPUs)" },
 	{ "size", OK_SIZE, OFF(size), 512, 1ULL << 50, NULL, "SIZE",
-	  "test file size (default: 256M, capped to free space)" },
+	  "test file size (default: 4G, capped to free space)" },
 	{ "runtime", OK_DUR, OFF(runtime_ns), 1, 86400ULL * 1000000000ULL, NULL, "DUR",
 	  "measured time per pass, s or m suffix (default: 8s)" },
 	{ "ramp", OK_DUR, OFF(ramp_ns), 0, 3600ULL * 1000000000ULL, NULL, "DUR",

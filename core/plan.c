@@ -36,13 +36,13 @@ struct profile_def {
 static const struct profile_def profiles[] = {
 	{ "default", "4k randrw 75/25 qd64 (jobs = CPUs), then 4k randread qd1 latency",
 	  SEQ_DD, 2, {
-		PASS("randrw-4k-qd64", RW_RANDRW, 75, 4096, 64, 0, 256 * MiB, 8 * SEC, SEC, 0),
-		PASS("randread-4k-qd1", RW_RANDREAD, 100, 4096, 1, 1, 256 * MiB, 4 * SEC, SEC, 0),
+		PASS("randrw-4k-qd64", RW_RANDRW, 75, 4096, 64, 0, 4 * GiB, 8 * SEC, SEC, 0),
+		PASS("randread-4k-qd1", RW_RANDREAD, 100, 4096, 1, 1, 4 * GiB, 4 * SEC, SEC, 0),
 	} },
 	{ "dd-direct", "dd oflag=direct sequential writes (no page cache), default random passes",
 	  { .runs = 3, .size = GiB, .bs = 64 * 1024, .direct = true }, 2, {
-		PASS("randrw-4k-qd64", RW_RANDRW, 75, 4096, 64, 0, 256 * MiB, 8 * SEC, SEC, 0),
-		PASS("randread-4k-qd1", RW_RANDREAD, 100, 4096, 1, 1, 256 * MiB, 4 * SEC, SEC, 0),
+		PASS("randrw-4k-qd64", RW_RANDRW, 75, 4096, 64, 0, 4 * GiB, 8 * SEC, SEC, 0),
+		PASS("randread-4k-qd1", RW_RANDREAD, 100, 4096, 1, 1, 4 * GiB, 4 * SEC, SEC, 0),
 	} },
 	{ "ovh", "OVHcloud guide: 4k randwrite qd32, 512M, jobs = CPUs, 120 s",
 	  SEQ_DD, 1, {
