@@ -71,7 +71,7 @@ if t_json "$base/q.json" \
 	"${C}['prime']['multi']['threads'] == 1 and ${C}['cgroup_version'] == $ver" \
 	"${C}['throttled_periods'] is not None and ${C}['nr_periods'] is not None"
 then t_ok quota_one_thread; else t_fail quota_one_thread; fi
-python3 -c "import sys; sys.exit(not float(sys.argv[1]) <= 0.56)" "$quota" &&
+python3 -c "import sys; sys.exit(not float(sys.argv[1]) <= 0.6)" "$quota" &&
 	t_ok quota_enforced || t_fail quota_enforced "the quota run used $quota CPU"
 
 if python3 -c "import sys; sys.exit(not float(sys.argv[1]) >= 0.8)" "$free"; then
