@@ -57,11 +57,12 @@ static void add_kib(cJSON *o, const char *k, struct mu64 v)
 	json_add_mu64(o, k, (struct mu64){ v.v / 1024, v.ok });
 }
 
-static enum mbool yabs_v6(const struct sys_net *n)
+/* yabs's net.ipv4/ipv6: a global address with a default route (not RFC 1918, ULA, link-local) */
+static enum mbool yabs_global(enum mbool usable, enum mbool global)
 {
-	if (n->ipv6 == MB_FALSE || n->ipv6_public == MB_FALSE)
+	if (usable == MB_FALSE || global == MB_FALSE)
 		return MB_FALSE;
-	if (n->ipv6 == MB_TRUE && n->ipv6_public == MB_TRUE)
+	if (usable == MB_TRUE && global == MB_TRUE)
 		return MB_TRUE;
 	return MB_UNKNOWN;
 }
@@ -257,8 +258,8 @@ char *render_yabs(const struct bench_report *rep, const struct bench_plan *plan)
 			goto out;
 		/* yabs asks whether the internet answers: IPv4 reaches it through NAT
 		 * from a private address, IPv6 only from a global one (not ULA) */
-		add_bool(x, "ipv4", si->net.ipv4);
-		add_bool(x, "ipv6", yabs_v6(&si->net));
+		add_bool(x, "ipv4", yabs_global(si->net.ipv4, si->net.ipv4_public));
+		add_bool(x, "ipv6", yabs_global(si->net.ipv6, si->net.ipv6_public));
 		if (!(x = cpu_obj(&si->cpu)) || !cJSON_AddItemToObject(root, "cpu", x))
 			goto fail_x;
 		if (!(x = mem_obj(si)) || !cJSON_AddItemToObject(root, "mem", x))

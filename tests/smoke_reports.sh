@@ -99,6 +99,15 @@ g = json.load(open(sys.argv[1])); u = json.load(open(sys.argv[2]))
 assert g["net"]["ipv6"] is True, g["net"]
 assert u["net"]["ipv6"] is False, u["net"]' "$tmp/g.json" "$tmp/u.json" \
 	&& t_ok yabs_ipv6_global_only || t_fail yabs_ipv6_global_only "$(cat "$tmp/g.json" "$tmp/u.json")"
+# IPv4 the same: the fixture's public 5.161.10.20 made a private 10.161.10.20
+sed -i 's/5\.161\.10\./10.161.10./g' "$fx/proc/net/fib_trie"
+VPSBENCH_ROOT=$fx "$VPSBENCH" --quiet --only sysinfo --format yabs > "$tmp/p4.json" 2>/dev/null
+python3 -c '
+import json, sys
+g = json.load(open(sys.argv[1])); p = json.load(open(sys.argv[2]))
+assert g["net"]["ipv4"] is True, g["net"]
+assert p["net"]["ipv4"] is False, p["net"]' "$tmp/g.json" "$tmp/p4.json" \
+	&& t_ok yabs_ipv4_global_only || t_fail yabs_ipv4_global_only "$(cat "$tmp/g.json" "$tmp/p4.json")"
 
 # 3. files replaced atomically
 p=$tmp/tf/vpsbench.prom; mkdir -p "$tmp/tf"
@@ -106,7 +115,8 @@ echo "# previous" > "$p"
 exec 3< "$p" # the old file, as a reader that opened it before the run holds it
 "$VPSBENCH" --quiet --only sysinfo --dir "$tmp/d" --prom-file "$p" --output "$tmp/tf/r.json" \
 	--html "$tmp/tf/r.html" > /dev/null 2>&1; rc=$?
-[ $rc -eq 0 ] && grep -q '^vpsbench_dir_info{dir="'"$tmp/d"'",fstype="[^"]*",device="[^"]*",storage_class="unknown"} 1$' "$p" \
+cls=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["sysinfo"]["dirs"][0]["storage"]["class"])' "$tmp/tf/r.json" 2>/dev/null)
+[ $rc -eq 0 ] && [ -n "$cls" ] && grep -q '^vpsbench_dir_info{dir="'"$tmp/d"'",fstype="[^"]*",device="[^"]*",storage_class="'"$cls"'"} 1$' "$p" \
 	&& t_ok prom_file_written || t_fail prom_file_written "rc=$rc"
 [ "$(cat <&3)" = "# previous" ] && t_ok prom_file_replaced_not_rewritten \
 	|| t_fail prom_file_replaced_not_rewritten "the old inode was overwritten in place"
