@@ -98,6 +98,19 @@ bool plan_pass_is_yabs(const struct rand_pass_spec *p)
 	return p->bs == 4096 || p->bs == 64 * 1024 || p->bs == 512 * 1024 || p->bs == 1024 * 1024;
 }
 
+/* --size, --runtime, --ramp and --seed: every pass takes them, yabs's too. */
+static void apply_run_overrides(const struct bench_opts *o, struct rand_pass_spec *r)
+{
+	if (o->size.set)
+		r->size = o->size.v;
+	if (o->runtime_ns.set)
+		r->runtime_ns = o->runtime_ns.v;
+	if (o->ramp_ns.set)
+		r->ramp_ns = o->ramp_ns.v;
+	if (o->seed.set)
+		r->seed = o->seed.v;
+}
+
 /*
  * --format yabs: yabs's fio[] needs its four passes. When the plan has
  * none that match, they are added after the profile's own, with the
@@ -124,14 +137,7 @@ static int add_yabs_passes(const struct bench_opts *o, struct bench_plan *plan, 
 		struct rand_pass_spec *r = &plan->rand[plan->nrand++];
 
 		*r = y->pass[i];
-		if (o->size.set)
-			r->size = o->size.v;
-		if (o->runtime_ns.set)
-			r->runtime_ns = o->runtime_ns.v;
-		if (o->ramp_ns.set)
-			r->ramp_ns = o->ramp_ns.v;
-		if (o->seed.set)
-			r->seed = o->seed.v;
+		apply_run_overrides(o, r);
 	}
 	snprintf(plan->note, sizeof(plan->note),
 		 "--format yabs: profile %s has no pass with yabs's settings; running yabs's "
@@ -410,16 +416,9 @@ int plan_build(const struct bench_opts *o, struct bench_plan *plan, char *err, s
 			r->iodepth = (unsigned)o->iodepth.v;
 		if (o->jobs.set)
 			r->jobs = (unsigned)o->jobs.v;
-		if (o->size.set)
-			r->size = o->size.v;
-		if (o->runtime_ns.set)
-			r->runtime_ns = o->runtime_ns.v;
-		if (o->ramp_ns.set)
-			r->ramp_ns = o->ramp_ns.v;
+		apply_run_overrides(o, r);
 		if (o->rate_iops.set)
 			r->rate_iops = o->rate_iops.v;
-		if (o->seed.set)
-			r->seed = o->seed.v;
 		if (r->rw == RW_RANDREAD)
 			r->rwmixread = 100;
 		else if (r->rw == RW_RANDWRITE)
