@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 
 #include "modules/mem/mem.h"
+#include "modules/mem/mem_kern.h"
 #include "modules/mem/mem_priv.h"
 #include "th.h"
 
@@ -239,4 +240,18 @@ TH_TEST(mem_stream_rates_match_their_times)
 	}
 	for (int i = 0; i < 3; i++)
 		munmap(arr[i], len);
+}
+
+TH_TEST(mem_sysbench_write_stores_words_left)
+{
+	/* sysbench 1.0.20's seq write: every word of the block, each set to
+	 * the count of words left to the end (the last word gets 1) */
+	uint64_t buf[10];
+
+	memset(buf, 0xff, sizeof(buf));
+	mem_k_sb_write(buf, 9);
+	for (size_t i = 0; i < 9; i++)
+		TH_EQ_INT(buf[i], 9 - i);
+	TH_EQ_INT(buf[9], UINT64_MAX);
+	mem_k_sb_read(buf, 9);
 }

@@ -21,6 +21,6 @@ void *mem_k_chase(void *p, uint64_t n);
 
 /* sysbench memory's seq events: one pass of 8-byte volatile loads / stores over a block. */
 void mem_k_sb_read(const uint64_t *buf, size_t words);
-void mem_k_sb_write(uint64_t *buf, size_t words, uint64_t v);
+void mem_k_sb_write(uint64_t *buf, size_t words);
 
 #endif
