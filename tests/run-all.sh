@@ -16,15 +16,20 @@ echo "== unit and fixture tests (ASan/UBSan)"
 ./build/san/unit > "$log" 2>&1; rc=$?
 cat "$log"; tally "$log" unit
 [ $rc -ne 0 ] && ! grep -q ' failed' "$log" && fail=$((fail+1))
+times=""
 for t in tests/smoke_*.sh; do
 	echo "== $t"
+	t0=$SECONDS
 	bash "$t" > "$log" 2>&1
 	cat "$log"; tally "$log" "$t"
+	times="$times$((SECONDS - t0)) $t"$'\n'
 done
 # libFuzzer targets (built by `make fuzz-build`), one result per target
 echo "== tests/fuzz/smoke.sh"
 bash tests/fuzz/smoke.sh > "$log" 2>&1
 cat "$log"; tally "$log" tests/fuzz/smoke.sh
 echo
+echo "slowest (seconds):"
+printf '%s' "$times" | sort -rn | head -n 8 | sed 's/^/  /'
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

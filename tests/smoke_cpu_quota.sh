@@ -71,7 +71,10 @@ if t_json "$base/q.json" \
 	"${C}['prime']['multi']['threads'] == 1 and ${C}['cgroup_version'] == $ver" \
 	"${C}['throttled_periods'] is not None and ${C}['nr_periods'] is not None"
 then t_ok quota_one_thread; else t_fail quota_one_thread; fi
-python3 -c "import sys; sys.exit(not float(sys.argv[1]) <= 0.6)" "$quota" &&
+# 0.7, not 0.5: the kernel overshoots a 0.5 quota (a plain `while :; do :; done`
+# in this cgroup measured 0.600 of a CPU by getrusage on 6.18 with cgroup v1);
+# 0.7 still tells an enforced quota from a free run (about 1.0).
+python3 -c "import sys; sys.exit(not float(sys.argv[1]) <= 0.7)" "$quota" &&
 	t_ok quota_enforced || t_fail quota_enforced "the quota run used $quota CPU"
 
 if python3 -c "import sys; sys.exit(not float(sys.argv[1]) >= 0.8)" "$free"; then
@@ -88,5 +91,39 @@ print("%.3f" % (q / f))' "$base/q.json" "$base/free.json")
 else
 	t_skip quota_throttling_seen "machine loaded: a free thread got only $free CPU"
 	t_skip quota_half_cpu "machine loaded: a free thread got only $free CPU"
+fi
+# A competitor on the same CPU: stress-ng --cpu 1 pinned to CPU 0 next to a
+# 1-thread run pinned there too. The module must show the loss it causes:
+# the pass got about half a CPU (cpu_seconds / seconds), its events/s fall
+# to about half of an uncontended run on the same CPU, and the report warns.
+if ! command -v stress-ng >/dev/null || ! command -v taskset >/dev/null; then
+	if [ -n "${CI:-}" ]; then t_fail competitor_loss "stress-ng or taskset missing"
+	else t_skip competitor_loss "needs stress-ng and taskset"; fi
+else
+	cpu0=$(taskset -pc $$ | sed 's/.*: //; s/[-,].*//')
+	taskset -c "$cpu0" "$VPSBENCH" --only cpu --cpu-time 2 --cpu-threads 1 --json --quiet \
+		> "$base/alone.json" 2>/dev/null
+	stress-ng --cpu 1 --taskset "$cpu0" --timeout 30s --quiet >/dev/null 2>&1 &
+	sng=$!
+	sleep 0.5
+	taskset -c "$cpu0" "$VPSBENCH" --only cpu --cpu-time 2 --cpu-threads 1 --json --quiet \
+		> "$base/busy.json" 2>/dev/null
+	kill "$sng" 2>/dev/null; wait "$sng" 2>/dev/null
+	pkill -P "$sng" 2>/dev/null
+	read -r alone_share busy_share eps_ratio warned < <(python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+sa, sb = a["cpu"]["prime"]["single"], b["cpu"]["prime"]["single"]
+w = any("got only" in x for x in b.get("warnings", []))
+print("%.3f %.3f %.3f %d" % (sa["cpu_seconds"] / sa["seconds"], sb["cpu_seconds"] / sb["seconds"],
+      sb["events_per_s"] / sa["events_per_s"], w))' "$base/alone.json" "$base/busy.json")
+	echo "  CPU $cpu0: alone share $alone_share; with stress-ng share $busy_share, events/s ratio $eps_ratio, warned $warned"
+	if python3 -c "import sys; sys.exit(not float(sys.argv[1]) >= 0.8)" "$alone_share"; then
+		python3 -c "import sys; s, r = map(float, sys.argv[1:]); sys.exit(not (0.35 <= s <= 0.65 and 0.35 <= r <= 0.65))" \
+			"$busy_share" "$eps_ratio" && [ "$warned" = 1 ] &&
+			t_ok competitor_loss || t_fail competitor_loss "share $busy_share, ratio $eps_ratio, warned $warned"
+	else
+		t_skip competitor_loss "machine loaded: CPU $cpu0 gave an uncontended run only $alone_share"
+	fi
 fi
 t_summary smoke_cpu_quota
