@@ -340,7 +340,7 @@ recipe_musl() {
 	# musl for aarch64 (Debian's musl-tools is x86_64 only), with musl's
 	# own musl-gcc wrapper around Debian's cross gcc; static only.
 	run ./configure --target=aarch64-linux-musl CROSS_COMPILE=aarch64-linux-gnu- \
-		--prefix="$D/musl" --disable-shared CFLAGS="-O2" >/dev/null
+		--prefix="$D/musl" --disable-shared --enable-wrapper=gcc CFLAGS="-O2" >/dev/null
 	run make -s -j"$JOBS" >/dev/null
 	rm -rf "${D:?}/musl"
 	run make -s install >/dev/null
