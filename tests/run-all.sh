@@ -1,8 +1,19 @@
 #!/bin/bash
 # Runs the unit/fixture tests, then every tests/smoke_*.sh, and prints the
 # totals as one "N passed, N failed" line (CI reads it). Exit 1 on failure.
+#
+# Smoke scripts run TEST_JOBS at a time (default 2): most of their time is
+# spent waiting on child processes, servers and fsync, not on a CPU. A
+# script whose checks depend on having the machine to itself (throughput
+# against a shaped link, a CPU share under a quota) says so with a line
+# "# run-all: alone" and runs afterwards with nothing beside it; one that
+# takes minutes says "# run-all: long" and starts first, so the others
+# fill the time beside it.
+# TEST_JOBS=1 runs everything one after another.
 cd "$(dirname "$0")/.." || exit 1
 export VPSBENCH_SRCDIR=$PWD
+jobs_max=${TEST_JOBS:-2}
+case $jobs_max in '' | *[!0-9]* | 0) echo "run-all: TEST_JOBS must be a positive integer" >&2; exit 1 ;; esac
 pass=0; fail=0; skip=0
 tally() { # reads "...: N passed, N failed, N skipped" lines from a log
 	local line
@@ -11,25 +22,46 @@ tally() { # reads "...: N passed, N failed, N skipped" lines from a log
 	set -- $(echo "$line" | sed -E 's/^[^:]+: ([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?.*/\1 \2 \4/')
 	pass=$((pass+$1)); fail=$((fail+$2)); skip=$((skip+${3:-0}))
 }
-log=$(mktemp); trap 'rm -f "$log"' EXIT
+logs=$(mktemp -d); trap 'rm -rf "$logs"' EXIT
+start=$SECONDS
 echo "== unit and fixture tests (ASan/UBSan)"
-./build/san/unit > "$log" 2>&1; rc=$?
-cat "$log"; tally "$log" unit
-[ $rc -ne 0 ] && ! grep -q ' failed' "$log" && fail=$((fail+1))
-times=""
-for t in tests/smoke_*.sh; do
-	echo "== $t"
-	t0=$SECONDS
-	bash "$t" > "$log" 2>&1
-	cat "$log"; tally "$log" "$t"
-	times="$times$((SECONDS - t0)) $t"$'\n'
+./build/san/unit > "$logs/unit" 2>&1; rc=$?
+cat "$logs/unit"; tally "$logs/unit" unit
+[ $rc -ne 0 ] && ! grep -q ' failed' "$logs/unit" && fail=$((fail+1))
+
+# run_one SCRIPT: its output in $logs/NAME.log, its seconds in $logs/NAME.s
+run_one() {
+	local n t0=$SECONDS
+	n=$(basename "$1" .sh)
+	bash "$1" > "$logs/$n.log" 2>&1
+	echo $((SECONDS - t0)) > "$logs/$n.s"
+}
+long=(); shared=(); alone=()
+for t in tests/smoke_*.sh tests/fuzz/smoke.sh; do
+	if grep -q '^# run-all: alone' "$t"; then alone+=("$t")
+	elif grep -q '^# run-all: long' "$t"; then long+=("$t")
+	else shared+=("$t"); fi
 done
-# libFuzzer targets (built by `make fuzz-build`), one result per target
-echo "== tests/fuzz/smoke.sh"
-bash tests/fuzz/smoke.sh > "$log" 2>&1
-cat "$log"; tally "$log" tests/fuzz/smoke.sh
+shared=("${long[@]}" "${shared[@]}")
+running=0
+for t in "${shared[@]}"; do
+	if [ "$running" -ge "$jobs_max" ]; then wait -n; running=$((running - 1)); fi
+	run_one "$t" &
+	running=$((running + 1))
+done
+wait
+for t in "${alone[@]}"; do run_one "$t"; done
+
+# reports in a fixed order, whatever order they finished in
+times=""
+for t in "${shared[@]}" "${alone[@]}"; do
+	n=$(basename "$t" .sh)
+	echo "== $t"
+	cat "$logs/$n.log"; tally "$logs/$n.log" "$t"
+	times="$times$(cat "$logs/$n.s" 2>/dev/null || echo '?') $t"$'\n'
+done
 echo
-echo "slowest (seconds):"
+echo "slowest (seconds; $jobs_max at a time, then ${#alone[@]} alone; $((SECONDS - start)) s in all):"
 printf '%s' "$times" | sort -rn | head -n 8 | sed 's/^/  /'
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

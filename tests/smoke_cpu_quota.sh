@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: alone (see tests/run-all.sh): its checks need the machine to itself
 # smoke_cpu_quota.sh — root: the cpu module inside a cgroup with a CPU
 # quota of 0.5 CPU (v2 cpu.max "50000 100000", or v1 cfs_quota_us 50000 /
 # cfs_period_us 100000). It must report one effective thread (from the

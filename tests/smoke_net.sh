@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: alone (see tests/run-all.sh): its checks need the machine to itself
 # smoke_net.sh — the opt-in net module against real servers on a private
 # link: two network namespaces joined by a veth pair addressed from
 # 198.18.0.0/15 (RFC 2544, benchmarking) and 2001:db8::/32, shaped with tc

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: long (see tests/run-all.sh)
 # smoke_safety.sh — signals and leftovers (issue #8): INT, TERM, HUP and
 # KILL at random moments of a short run, 20 times; after each, nothing is
 # left in the directory, the exit code is the shell's 128+N, and a caught

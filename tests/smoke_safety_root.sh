@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: long (see tests/run-all.sh)
 # smoke_safety_root.sh — faults on real (temporary) storage, issue #8:
 # ENOSPC on a 64 MiB loop-mounted ext4 (during the seq pass and during the
 # rand layout), EROFS (remount ro), EACCES (user nobody on a root-owned 0755
