@@ -89,6 +89,7 @@ cJSON *json_mem(const struct bench_report *rep)
 	json_add_str(o, "cap_reason", m->capped ? "arrays smaller than 4x LLC: figures include cache" : NULL);
 	json_add_str(o, "cap_detail", m->cap_reason);
 	cJSON_AddNumberToObject(o, "threads", m->threads);
+	json_add_str(o, "threads_source", m->threads_source);
 
 	st = cJSON_AddArrayToObject(o, "stream");
 	lat = cJSON_AddArrayToObject(o, "latency");

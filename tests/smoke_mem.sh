@@ -4,7 +4,7 @@
 # the mem_oversell fixture (uncapped, graded, --require, oversell flags), bad
 # input, an allocation failure that skips only mem, prom/HTML, and (root) a
 # whole default run in a 256 MiB memory cgroup: capped arrays, peak RSS
-# within the limit with 20% headroom.
+# within the limit with 20% headroom; and (root) N within a CPU quota.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 tmp=$(t_tmpdir)
@@ -125,7 +125,39 @@ if grep -q '<section id="mem">' "$tmp/m.html" && grep -q 'class="memlat"' "$tmp/
    [ "$(grep -c '<rect class="bar' "$tmp/m.html")" -ge 4 ]; then
 	t_ok mem_html; else t_fail mem_html "no memory section or charts"; fi
 
-# 6. root: the whole default run inside a 256 MiB memory cgroup (release build:
+# 6. root: N follows a cgroup CPU quota of 0.5 CPU (one thread, rounded up), as
+# the cpu module's threads do; the unconstrained run above had the mask's N
+if ! t_is_root; then
+	t_skip mem_threads_cgroup_quota "needs root (cgroups)"
+else
+	cq=""
+	v2=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+	if [ -n "$v2" ] && grep -qw cpu "$v2/cgroup.controllers" 2>/dev/null; then
+		grep -qw cpu "$v2/cgroup.subtree_control" || echo +cpu > "$v2/cgroup.subtree_control" 2>/dev/null
+		cq=$v2/vpsbench-memq-$$
+		mkdir "$cq" 2>/dev/null && CGS+=("$cq") && echo "50000 100000" > "$cq/cpu.max" || cq=""
+	else
+		v1=$(awk '{ split($0, a, " - "); split(a[2], b, " "); if (b[1] == "cgroup" && b[3] ~ /(^|,)cpu(,|$)/) { print $5; exit } }' /proc/self/mountinfo)
+		cq=${v1:+$v1/vpsbench-memq-$$}
+		[ -n "$cq" ] && mkdir "$cq" 2>/dev/null && CGS+=("$cq") &&
+			echo 100000 > "$cq/cpu.cfs_period_us" && echo 50000 > "$cq/cpu.cfs_quota_us" || cq=""
+	fi
+	if [ -n "$cq" ]; then
+		sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" --only mem --mem-size 2M --json --quiet' \
+			sh "$cq" "$VPSBENCH" > "$tmp/q.json" 2> "$tmp/q.err"; rc=$?
+		if [ $rc -eq 0 ] && t_json "$tmp/q.json" "j['mem']['threads'] == 1" \
+			"j['mem']['threads_source'] == 'cgroup quota'" \
+			"[r['threads'] for r in j['mem']['stream']] == [1]"; then
+			t_ok mem_threads_cgroup_quota
+		else
+			t_fail mem_threads_cgroup_quota "rc=$rc $(head -c 300 "$tmp/q.err")"
+		fi
+	else
+		t_skip mem_threads_cgroup_quota "no writable cgroup cpu controller"
+	fi
+fi
+
+# 7. root: the whole default run inside a 256 MiB memory cgroup (release build:
 # ASan's shadow memory would not say anything about vpsbench's own RSS)
 if ! t_is_root; then
 	t_skip mem_cgroup_256m "needs root (cgroups)"

@@ -151,6 +151,28 @@ TH_TEST(mem_plateaus_from_the_curve)
 	TH_CHECK(!lv[MEM_DRAM].ok);
 }
 
+/* N follows the cgroup CPU quota rounded up, as the cpu module's threads do. */
+TH_TEST(mem_threads_follow_cgroup_quota)
+{
+	char root[512];
+	const char *src = NULL;
+
+	fixture(root, sizeof(root), "docker_v2"); /* cpu.max 150000 100000: 1.5 CPUs */
+	TH_EQ_INT(mem_threads(root, 4, 0, &src), 2);
+	TH_CHECK(src && strcmp(src, "cgroup quota") == 0);
+	TH_EQ_INT(mem_threads(root, 1, 0, &src), 1); /* the mask below the quota */
+	TH_CHECK(src && strcmp(src, "affinity") == 0);
+	fixture(root, sizeof(root), "docker_v1"); /* container 50000/100000 below the parent's 2 CPUs */
+	TH_EQ_INT(mem_threads(root, 8, 0, &src), 1);
+	TH_CHECK(src && strcmp(src, "cgroup quota") == 0);
+	fixture(root, sizeof(root), "kvm_vps"); /* cpu.max "max" */
+	TH_EQ_INT(mem_threads(root, 4, 0, &src), 4);
+	TH_CHECK(src && strcmp(src, "affinity") == 0);
+	fixture(root, sizeof(root), "docker_v2"); /* --mem-threads wins over the quota */
+	TH_EQ_INT(mem_threads(root, 4, 3, &src), 3);
+	TH_CHECK(src && strcmp(src, "--mem-threads") == 0);
+}
+
 TH_TEST(mem_host_from_fixture)
 {
 	char root[512];

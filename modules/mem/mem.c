@@ -132,7 +132,9 @@ static enum bench_status mem_run(const struct bench_ctx *ctx, void *result, stru
 	mem_signs_begin(ctx->root, &s0);
 	mem_read_host(ctx->root, &r->host);
 	size_arrays(ctx, r);
-	r->threads = ctx->opts->mem_threads.set ? (unsigned)ctx->opts->mem_threads.v : ctx->cpus_usable;
+	r->threads = mem_threads(ctx->root, ctx->cpus_usable,
+				 ctx->opts->mem_threads.set ? (unsigned)ctx->opts->mem_threads.v : 0,
+				 &r->threads_source);
 	if (r->array_bytes < MEM_MIN_SIZE)
 		return bench_outcome(out, BENCH_SKIP, "not enough memory for the arrays: %s",
 				     r->cap_reason);

@@ -93,6 +93,7 @@ struct mem_result {
 	bool capped;                       /* arrays < 4x LLC (budget or --mem-size): include cache */
 	char cap_reason[160];
 	unsigned threads;                  /* N of the N-thread run */
+	const char *threads_source;        /* "affinity", "cgroup quota", "--mem-threads" */
 	struct mem_stream st[2];           /* [0] 1 thread, [1] N threads */
 	struct mem_curve lat[2];           /* [0] 4 KiB pages, [1] huge pages */
 	struct mem_sysbench sb;
@@ -145,6 +146,13 @@ void mem_flag(struct mem_signs *s, const char *fmt, ...) __attribute__((format(p
 /* --- readers under root (mem_host.c), fixture-tested --- */
 
 void mem_read_host(const char *root, struct mem_host *h);
+/*
+ * N of the N-thread run: override (--mem-threads) when not 0, else the
+ * effective CPUs, the affinity mask cut by the cgroup CPU quota rounded
+ * up (as the cpu module); *source says which ("--mem-threads",
+ * "cgroup quota", "affinity").
+ */
+unsigned mem_threads(const char *root, unsigned affinity, unsigned override, const char **source);
 /* Counters at the start; mem_signs_end adds the deltas over `seconds` and the flags. */
 struct mem_signs_start {
 	struct mu64 pswpin;

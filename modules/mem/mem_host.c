@@ -11,11 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/cgroup_limits.h"
 #include "mem.h"
 
 #define MEM_PSI_FLAG_AVG10 1.0   /* % of time some task stalled on memory */
 #define MEM_PSI_FLAG_FRAC 0.01   /* stall share of the module's run */
-#define MEM_CG_NONE (1ULL << 60) /* v1 "no limit" is near 2^63 */
 
 static FILE *open_at(const char *root, const char *rel)
 {
@@ -112,65 +112,34 @@ static void read_caches(const char *root, struct mem_host *h)
 	}
 }
 
-/* The process's memory cgroup: the lowest limit on the way up, and that group's usage. */
+/* The memory cgroup's lowest limit on the way up, and that group's usage. */
 static void read_cgroup(const char *root, struct mem_host *h)
 {
-	FILE *f = open_at(root, "/proc/self/cgroup");
-	char line[1024], dir[PATH_MAX], path[PATH_MAX] = "";
-	bool v1 = false;
+	struct cgroup_mem_limit m;
 
-	if (!f)
+	cgroup_mem_limit(root, &m);
+	if (!m.limited)
 		return;
-	while (fgets(line, sizeof(line), f)) {
-		char *a = strchr(line, ':'), *b = a ? strchr(a + 1, ':') : NULL;
+	h->cg_limit = mu64_of(m.limit);
+	if (m.used_ok)
+		h->cg_used = mu64_of(m.used);
+}
 
-		if (!b)
-			continue;
-		b[strcspn(b, "\n")] = '\0';
-		*b = '\0';
-		if (strcmp(a + 1, "") == 0 && !path[0]) {
-			snprintf(path, sizeof(path), "%s", b + 1);
-		} else if (strstr(a + 1, "memory")) {
-			snprintf(path, sizeof(path), "%s", b + 1);
-			v1 = true;
-			break;
-		}
-	}
-	fclose(f);
-	if (!path[0])
-		return;
-	for (;;) {
-		char rel[PATH_MAX + 64], buf[64];
-		uint64_t lim = 0, cur = 0, file = 0;
-		char *slash;
-		int n = snprintf(dir, sizeof(dir), "/sys/fs/cgroup%s%s", v1 ? "/memory" : "",
-				 strcmp(path, "/") ? path : "");
+unsigned mem_threads(const char *root, unsigned affinity, unsigned override, const char **source)
+{
+	struct cgroup_cpu_quota q;
+	unsigned n;
 
-		if (n >= (int)sizeof(dir))
-			return;
-		snprintf(rel, sizeof(rel), "%s/%s", dir, v1 ? "memory.limit_in_bytes" : "memory.max");
-		if (read_line(root, rel, buf, sizeof(buf)) && strcmp(buf, "max") != 0) {
-			lim = strtoull(buf, NULL, 10);
-			if (lim && lim < MEM_CG_NONE && (!h->cg_limit.ok || lim < h->cg_limit.v)) {
-				snprintf(rel, sizeof(rel), "%s/%s", dir,
-					 v1 ? "memory.usage_in_bytes" : "memory.current");
-				read_u64(root, rel, &cur);
-				snprintf(rel, sizeof(rel), "%s/memory.stat", dir);
-				read_key(root, rel, v1 ? "total_cache" : "file", &file);
-				h->cg_limit = mu64_of(lim);
-				h->cg_used = mu64_of(cur > file ? cur - file : 0);
-			}
-		}
-		if (strcmp(path, "/") == 0 || !path[0])
-			return;
-		slash = strrchr(path, '/');
-		if (!slash)
-			return;
-		if (slash == path)
-			path[1] = '\0';
-		else
-			*slash = '\0';
+	if (affinity == 0)
+		affinity = 1;
+	if (override) {
+		*source = "--mem-threads";
+		return override;
 	}
+	cgroup_cpu_quota(root, &q);
+	n = cgroup_effective_cpus(affinity, q.limited ? q.cpus : 0);
+	*source = n < affinity ? "cgroup quota" : "affinity";
+	return n;
 }
 
 void mem_read_host(const char *root, struct mem_host *h)
