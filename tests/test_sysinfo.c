@@ -37,6 +37,7 @@ TH_TEST(sysinfo_kvm_vps)
 	TH_EQ_INT(s->cpu.usable.v, 4);
 	TH_EQ_INT(s->cpu.quota_limited, MB_FALSE); /* cpu.max "max 100000" in user.slice */
 	TH_CHECK(!s->cpu.quota_cpus.ok);
+	TH_EQ_STR(s->cpu.quota_source, "cgroup2 cpu.max"); /* "max" is a v2 setting too */
 	TH_CHECK(s->cpu.freq_mhz.ok);
 	TH_NEAR(s->cpu.freq_mhz.v, 2394.454, 1e-6);
 	TH_CHECK(s->cpu.cache_bytes.ok);

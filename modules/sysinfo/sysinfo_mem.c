@@ -7,10 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/cgroup_limits.h"
 #include "sysinfo_priv.h"
-
-/* v1 "no limit" is LONG_MAX rounded down to a page, e.g. 9223372036854771712 */
-#define CG1_UNLIMITED (1ULL << 62)
 
 enum { MI_TOTAL, MI_FREE, MI_AVAIL, MI_BUFFERS, MI_CACHED, MI_SWTOTAL, MI_SWFREE, MI_N };
 
@@ -74,40 +72,13 @@ static void meminfo(const char *root, struct sys_mem *mem)
 	}
 }
 
-struct memcg_walk {
-	bool seen, limited;
-	uint64_t limit;
-	int version;
-};
-
-static bool memcg_level(const char *root, const char *dir, int ver, void *arg)
-{
-	struct memcg_walk *w = arg;
-	char rel[PATH_MAX + 32], buf[64];
-	uint64_t v;
-
-	snprintf(rel, sizeof(rel), "%s/%s", dir, ver == 2 ? "memory.max" : "memory.limit_in_bytes");
-	if (si_read_line(root, rel, buf, sizeof(buf)) < 0)
-		return true;
-	if (ver == 2 && strcmp(buf, "max") == 0) {
-		w->seen = true;
-	} else if (si_parse_u64(buf, &v) && v > 0) {
-		w->seen = true;
-		if (!(ver == 1 && v >= CG1_UNLIMITED) && (!w->limited || v < w->limit)) {
-			w->limited = true;
-			w->limit = v;
-		}
-	}
-	w->version = ver;
-	return true;
-}
-
 void si_mem(const char *root, struct sys_mem *mem)
 {
-	struct memcg_walk w = { 0 };
+	struct cgroup_mem_limit w;
 
 	meminfo(root, mem);
-	if (si_cgroup_walk(root, "memory", memcg_level, &w) == 0 && w.seen) {
+	cgroup_mem_limit(root, &w);
+	if (w.version && w.seen) {
 		mem->cgroup_limited = mbool_of(w.limited);
 		if (w.limited)
 			mem->cgroup_limit = mu64_of(w.limit);
