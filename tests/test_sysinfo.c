@@ -231,6 +231,48 @@ TH_TEST(sysinfo_missing_sys)
 	TH_EQ_STR(s->net.tcp_cc, "reno");
 }
 
+/* The oversell signs, read as the mem module reads them: flagged when seen, unknown stays unknown. */
+TH_TEST(sysinfo_oversell_signs)
+{
+	const struct sysinfo *s = gather("mem_oversell");
+	const struct host_mem_signs *o = &s->mem.signs;
+
+	TH_EQ_INT(o->balloon, MB_TRUE);
+	TH_EQ_INT(o->ksm_run, MB_TRUE);
+	TH_CHECK(o->ksm_pages_sharing.ok && o->ksm_pages_sharing.v == 4242);
+	TH_CHECK(o->swap_used.ok && o->swap_used.v == 512ULL << 20);
+	TH_CHECK(o->psi_some_avg10.ok && o->psi_full_avg10.ok);
+	TH_NEAR(o->psi_some_avg10.v, 2.5, 1e-9);
+	TH_NEAR(o->psi_full_avg10.v, 0.5, 1e-9);
+	TH_EQ_INT(s->mem.nflags, 4);
+	TH_CHECK(strstr(s->mem.flags[0], "virtio_balloon") != NULL);
+	TH_CHECK(strstr(s->mem.flags[1], "KSM") && strstr(s->mem.flags[1], "4242"));
+	TH_CHECK(strstr(s->mem.flags[2], "swap in use: 512 MiB") != NULL);
+	TH_CHECK(strstr(s->mem.flags[3], "pressure") && strstr(s->mem.flags[3], "2.50%"));
+
+	/* seen and absent: /sys/module without virtio_balloon, KSM off, PSI below 1% */
+	s = gather("kvm_vps");
+	o = &s->mem.signs;
+	TH_EQ_INT(o->balloon, MB_FALSE);
+	TH_EQ_INT(o->ksm_run, MB_FALSE);
+	TH_CHECK(o->ksm_pages_sharing.ok && o->ksm_pages_sharing.v == 0);
+	TH_CHECK(o->psi_some_avg10.ok);
+	TH_NEAR(o->psi_some_avg10.v, 0.1, 1e-9);
+	TH_CHECK(o->swap_used.ok && o->swap_used.v == KB(97148));
+	TH_EQ_INT(s->mem.nflags, 1); /* only the swap in use */
+	TH_EQ_STR(s->mem.flags[0], "swap in use: 94 MiB");
+
+	/* no /sys, no PSI: unknown, not "no" */
+	s = gather("no_sys");
+	o = &s->mem.signs;
+	TH_EQ_INT(o->balloon, MB_UNKNOWN);
+	TH_EQ_INT(o->ksm_run, MB_UNKNOWN);
+	TH_CHECK(!o->ksm_pages_sharing.ok && !o->psi_some_avg10.ok && !o->psi_full_avg10.ok);
+	TH_CHECK(o->swap_used.ok && o->swap_used.v == 0);
+	TH_EQ_INT(s->mem.nflags, 0);
+	TH_EQ_STR(s->mem.signs_unknown, "balloon, KSM, pressure"); /* "none seen" says what was not looked at */
+}
+
 TH_TEST(sysinfo_cgroup_v1_bare_metal)
 {
 	const struct sysinfo *s = gather("cgroup_v1_host");

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/host_mem.h"
 #include "core/value.h"
 
 #define MEM_MIN_SIZE (1ULL << 20)      /* --mem-size floor, per array */
@@ -21,6 +22,7 @@
 #define MEM_REPS 11                    /* best of 10, the first skipped */
 #define MEM_STREAM_SCALAR 3.0
 #define MEM_MAX_SIZES 48
+#define MEM_MAX_FLAGS 6
 #define MEM_LAT_MIN (16ULL << 10)
 #define MEM_SB_BLOCK (1ULL << 20)      /* sysbench --memory-block-size=1M */
 #define MEM_PLANNED_NS (10ULL * 1000000000ULL) /* progress estimate of a default run */
@@ -72,7 +74,7 @@ struct mem_signs {
 	struct mdbl psi_some_avg10, psi_full_avg10;
 	struct mdbl psi_some_ms;           /* stall time during the module */
 	unsigned nflags;
-	char flags[6][96];                 /* what was seen, for people */
+	char flags[MEM_MAX_FLAGS][HOST_MEM_FLAG_LEN]; /* what was seen, for people */
 };
 
 /* Cache sizes and the memory the arrays may take. */
