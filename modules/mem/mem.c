@@ -38,6 +38,7 @@ static void size_arrays(const struct bench_ctx *ctx, struct mem_result *r)
 
 	r->llc_assumed = !h->llc.ok;
 	r->llc_used = h->llc.ok ? h->llc.v : MEM_ASSUMED_LLC;
+	r->llc_source = h->llc.ok ? h->cache_source : "assumed";
 	r->want_bytes = o->mem_size.set ? o->mem_size.v : MEM_LLC_FACTOR * r->llc_used;
 	r->budget_bytes = mem_budget(h->avail.ok ? h->avail.v : 0, h->cg_limit.ok ? h->cg_limit.v : 0,
 				     h->cg_used.ok ? h->cg_used.v : 0);

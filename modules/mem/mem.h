@@ -17,7 +17,7 @@
 #include "core/value.h"
 
 #define MEM_MIN_SIZE (1ULL << 20)      /* --mem-size floor, per array */
-#define MEM_ASSUMED_LLC (64ULL << 20)  /* LLC size when sysfs has none */
+#define MEM_ASSUMED_LLC (64ULL << 20)  /* LLC size when neither sysfs nor CPUID has one */
 #define MEM_LLC_FACTOR 4               /* STREAM: each array >= 4x the cache */
 #define MEM_REPS 11                    /* best of 10, the first skipped */
 #define MEM_STREAM_SCALAR 3.0
@@ -79,8 +79,9 @@ struct mem_signs {
 
 /* Cache sizes and the memory the arrays may take. */
 struct mem_host {
-	struct mu64 l1d, l2, llc;          /* bytes, from sysfs cache index dirs */
+	struct mu64 l1d, l2, llc;          /* bytes, from sysfs cache index dirs, else CPUID */
 	unsigned llc_level;
+	const char *cache_source;          /* "sysfs", "cpuid"; NULL = neither had them */
 	struct mu64 avail;                 /* MemAvailable */
 	struct mu64 cg_limit, cg_used;     /* memory cgroup limit and non-file usage */
 };
@@ -89,6 +90,7 @@ struct mem_result {
 	struct mem_host host;
 	uint64_t llc_used;                 /* LLC size the sizing used (assumed when unknown) */
 	bool llc_assumed;
+	const char *llc_source;            /* "sysfs", "cpuid", "assumed" (MEM_ASSUMED_LLC) */
 	uint64_t want_bytes;               /* per array: 4x LLC, or --mem-size */
 	uint64_t array_bytes;              /* per array, after the caps */
 	uint64_t budget_bytes;             /* what all arrays together may take */
@@ -144,6 +146,27 @@ void mem_plateaus(const uint64_t *size, const double *ns, unsigned n, uint64_t l
 
 /* Adds a flag line to signs (dropped when full). */
 void mem_flag(struct mem_signs *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* --- cache sizes from CPUID (mem_cpuid.c) --- */
+
+/* The cache type field of CPUID leaf 4 / 0x8000001D EAX[4:0]. */
+enum { MEM_CPUID_NONE = 0, MEM_CPUID_DATA = 1, MEM_CPUID_INSTR = 2, MEM_CPUID_UNIFIED = 3 };
+
+struct mem_cpuid_cache {
+	unsigned type, level;              /* EAX[4:0], EAX[7:5] */
+	uint64_t bytes;                    /* ways x partitions x line x sets */
+};
+
+/*
+ * One subleaf of Intel's leaf 4 or AMD's 0x8000001D (the same layout):
+ * EBX[31:22] ways-1, EBX[21:12] partitions-1, EBX[11:0] line-1, ECX sets-1.
+ * False at the list's end (type 0). Pure: any architecture.
+ */
+bool mem_cpuid_cache_decode(uint32_t eax, uint32_t ebx, uint32_t ecx, struct mem_cpuid_cache *c);
+/* l1d, l2, llc (the highest level's data or unified cache) from n subleaves' {eax, ebx, ecx}. */
+bool mem_cpuid_caches_from(const uint32_t (*regs)[3], unsigned n, struct mem_host *h);
+/* The same from this CPU's CPUID (x86 only: false elsewhere, or when both leaves are empty). */
+bool mem_cpuid_caches(struct mem_host *h);
 
 /* --- readers under root (mem_host.c), fixture-tested --- */
 

@@ -139,6 +139,10 @@ void mem_read_host(const char *root, struct mem_host *h)
 
 	memset(h, 0, sizeof(*h));
 	read_caches(root, h);
+	if (h->llc.ok)
+		h->cache_source = "sysfs";
+	else if (!root[0] && mem_cpuid_caches(h)) /* a fixture root stands for another machine */
+		h->cache_source = "cpuid";
 	if (read_key(root, "/proc/meminfo", "MemAvailable", &kb))
 		h->avail = mu64_of(kb * 1024);
 	read_cgroup(root, h);
