@@ -48,7 +48,10 @@ TRUTH=(
 "$VPSBENCH" --only mem --mem-size 4M --mem-threads 3 --json --quiet > "$tmp/s.json" 2> "$tmp/s.err"; rc=$?
 if [ $rc -eq 0 ] && t_json "$tmp/s.json" "${TRUTH[@]}" \
 	"j['mem']['array_bytes'] == 4 << 20" \
-	"[r['threads'] for r in j['mem']['stream']] == [1, 3]" \
+	"[r['threads'] for r in j['mem']['stream']] == [1, 3] and j['mem']['threads_source'] == '--mem-threads'" \
+	"j['mem']['llc_source'] in ('sysfs', 'cpuid', 'assumed') and j['mem']['llc_assumed'] == (j['mem']['llc_source'] == 'assumed')" \
+	"j['mem']['llc_source'] == 'assumed' or j['mem']['llc_used_bytes'] == j['mem']['host']['llc_bytes']" \
+	"j['mem']['llc_source'] != 'assumed' or j['mem']['llc_used_bytes'] == 64 << 20" \
 	"j['mem']['capped'] == (4 << 20 < 4 * j['mem']['llc_used_bytes'])" \
 	"not j['mem']['capped'] or j['mem']['cap_reason'] == 'arrays smaller than 4x LLC: figures include cache'" \
 	"not j['mem']['capped'] or j['metrics']['mem_triad_mbps'] is None"; then
@@ -59,6 +62,7 @@ m=$(schema_ok "$tmp/s.json") && t_ok mem_schema || t_fail mem_schema "$m"
 if grep -q 'based on a variant of the STREAM benchmark' "$tmp/s.txt" &&
    grep -q 'arrays smaller than 4x LLC: figures include cache' "$tmp/s.txt" &&
    grep -q 'cache-heavy, for comparison with scripts that run sysbench' "$tmp/s.txt" &&
+   grep -Eq '^ Arrays +: 3 x 2.00 MiB; LLC .* \((sysfs|CPUID: no sysfs cache info|assumed: no cache info in sysfs or CPUID)\)$' "$tmp/s.txt" &&
    grep -Eq '1 thread +: Copy [0-9]+  Scale [0-9]+  Add [0-9]+  Triad [0-9]+ MB/s' "$tmp/s.txt"; then
 	t_ok mem_text_labels; else t_fail mem_text_labels "$(head -c 600 "$tmp/s.txt")"; fi
 
@@ -67,6 +71,7 @@ VPSBENCH_ROOT=$FIX "$VPSBENCH" --only mem --json --quiet \
 	--require 'mem_triad_mbps>=1,mem_latency_ns<=1000000' > "$tmp/f.json" 2> "$tmp/f.err"; rc=$?
 if [ $rc -eq 0 ] && t_json "$tmp/f.json" "${TRUTH[@]}" \
 	"j['mem']['host']['llc_bytes'] == 2 << 20 and j['mem']['array_bytes'] == 8 << 20" \
+	"j['mem']['llc_source'] == 'sysfs' and not j['mem']['llc_assumed']" \
 	"not j['mem']['capped'] and j['mem']['host']['cgroup_limit_bytes'] == 256 << 20" \
 	"j['metrics']['mem_triad_mbps'] == j['mem']['stream'][-1]['kernels']['triad']['mbps']" \
 	"j['metrics']['mem_triad_1t_mbps'] == j['mem']['stream'][0]['kernels']['triad']['mbps']" \
