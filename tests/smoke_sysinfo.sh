@@ -86,6 +86,10 @@ grep -q '^ Balloon Driver  *: virtio_balloon loaded$' "$tmp/mem_oversell.txt" &&
 	grep -q '^ Oversell Signs  *: unknown$' "$tmp/garbled.txt" &&
 	grep -q '^ Oversell Signs  *: swap in use: 94 MiB$' "$tmp/kvm_vps.txt" &&
 	t_ok fx_oversell_text || t_fail fx_oversell_text
+VPSBENCH_ROOT="$fx/mem_oversell" "$VPSBENCH" --only sysinfo --quiet --dir / --html "$tmp/o.html" > /dev/null 2>&1
+grep -q '<tr><th>Oversell Signs</th><td>virtio_balloon loaded: the host can take memory back; KSM active: 4242 pages shared (memory deduplicated); swap in use: 512 MiB; memory pressure: some avg10 2.50%</td></tr>' "$tmp/o.html" &&
+	grep -q '<tr><th>KSM</th><td>active, 4242 pages shared</td></tr>' "$tmp/o.html" &&
+	t_ok fx_oversell_html || t_fail fx_oversell_html
 if python3 -c 'import jsonschema' 2>/dev/null; then
 	bad=""
 	for s in mem_oversell kvm_vps no_sys; do
