@@ -305,6 +305,10 @@ srcinst --deps-only; rc=$?
 FAKE_UID=0 srcinst --deps-only; rc=$?
 [ $rc -eq 0 ] && grep -q '^update' "$T/apt-get.log" && grep -q '^install -y.*libcjson-dev' "$T/apt-get.log" &&
 	[ ! -e "$T/sudo.log" ] && t_ok root_installs_deps || t_fail root_installs_deps "rc=$rc $(cat "$T/err")"
+# the net module's iperf3 client comes from libiperf-dev: without it the
+# build from install.sh has no --net
+grep -q '^install -y.* libiperf-dev\( \|$\)' "$T/apt-get.log" && t_ok root_installs_libiperf ||
+	t_fail root_installs_libiperf "$(cat "$T/apt-get.log")"
 FAKE_INSTALLED=1 srcinst --deps-only; rc=$?
 [ $rc -eq 0 ] && grep -q 'already installed' "$T/err" && [ ! -e "$T/apt-get.log" ] &&
 	t_ok deps_already_installed || t_fail deps_already_installed "rc=$rc $(cat "$T/err")"
