@@ -32,9 +32,14 @@ RELEASE_BASE_URL=''
 SHA256_X86_64=''
 SHA256_AARCH64=''
 
-APT_DEPS="build-essential pkg-config liburing-dev libaio-dev libcjson-dev libcurl4-openssl-dev"
-RPM_DEPS="gcc make pkgconf-pkg-config liburing-devel libaio-devel cjson-devel libcurl-devel"
-APK_DEPS="build-base linux-headers pkgconf liburing-dev libaio-dev cjson-dev curl-dev"
+# Every library the Makefile probes: a missing one turns its part into
+# "unavailable: built without X". libssl-dev: the cpu module's AES/SHA
+# passes (libcrypto; libcurl4-openssl-dev does not pull it in).
+# libiperf-dev: the net module's iperf3 client (it pulls in libiperf0, all
+# the module needs at run time).
+APT_DEPS="build-essential pkg-config liburing-dev libaio-dev libcjson-dev libcurl4-openssl-dev libssl-dev libiperf-dev"
+RPM_DEPS="gcc make pkgconf-pkg-config liburing-devel libaio-devel cjson-devel libcurl-devel openssl-devel iperf3-devel"
+APK_DEPS="build-base linux-headers pkgconf liburing-dev libaio-dev cjson-dev curl-dev openssl-dev iperf3-dev"
 
 TMPD=''
 DRY=0
@@ -210,7 +215,7 @@ install_cmd() {
 
 install_deps() {
 	detect_pm
-	[ -n "$PM" ] || die "no apt-get, dnf, yum or apk here: install a C compiler, make, and the liburing, libaio, cJSON and libcurl development files by hand, then run make"
+	[ -n "$PM" ] || die "no apt-get, dnf, yum or apk here: install a C compiler, make, and the liburing, libaio, cJSON, libcurl, OpenSSL and libiperf development files by hand, then run make"
 	need=''
 	for p in $DEPS; do
 		pkg_installed "$p" || need="$need $p"

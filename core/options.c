@@ -122,7 +122,7 @@ static const struct opt_def opt_table[] = {
 	{ "mem-size", OK_SIZE, OFF(mem_size), 1ULL << 20, 1ULL << 50, NULL, "SIZE",
 	  "bytes per STREAM array, 1M to available memory (default: 4x LLC)" },
 	{ "mem-threads", OK_UINT, OFF(mem_threads), 1, 1024, NULL, "N",
-	  "threads of the multi-thread run, 1-1024 (default: usable CPUs)" },
+	  "threads of the multi-thread run, 1-1024 (default: effective CPUs)" },
 	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL, "Grading" },
 	{ "thresholds", OK_STR, OFF(thresholds), 0, 0, NULL, "FILE",
 	  "JSON tiers replacing or extending the built-in ones" },

@@ -97,10 +97,12 @@ static const struct grade_table builtin = {
 		} },
 		{ "mem_latency_ns", "ns", "DRAM load-to-use latency, pointer chase past 4x LLC, 4 KiB pages",
 		  false, 4, {
-			OPEN("slow", "slow", "far or overloaded memory"),
-			AT(150, "acceptable", "acceptable", "typical of a busy virtualised host"),
-			AT(110, "good", "good", "typical server DRAM seen from a VM"),
-			AT(80, "excellent", "excellent", "close to bare-metal DRAM latency"),
+			/* bare-metal servers 80-100 ns, cloud VMs 90-130 ns: README "Grades" */
+			OPEN("slow", "slow", "beyond VM overhead: remote NUMA node, busy memory bus or overcommit"),
+			AT(150, "acceptable", "acceptable",
+			   "top of the cloud-VM range (90-130 ns) plus nested page walks"),
+			AT(110, "good", "good", "about bare-metal server DRAM seen from a VM (90-100 ns)"),
+			AT(80, "excellent", "excellent", "at or below a server's idle DRAM latency (80-100 ns)"),
 		} },
 		{ "net_send_mbit_s", "Mbit/s", "iperf3 send, best server (receiver side, decimal Mbit/s)",
 		  true, 5, {

@@ -846,6 +846,37 @@ static void bytes_str(char *buf, size_t n, struct mu64 v)
 		snprintf(buf, n, "unknown");
 }
 
+/* Oversell signs as sysinfo read them: the signs seen in words, then each sign's state. */
+static void html_oversell(FILE *f, const struct sys_mem *m)
+{
+	const struct host_mem_signs *s = &m->signs;
+	char a[64] = "unknown", b[64] = "unknown", d[64] = "unknown", sum[SYS_MEM_FLAGS * 100] = "";
+
+	if (s->balloon != MB_UNKNOWN)
+		snprintf(a, sizeof(a), "%s", s->balloon == MB_TRUE ? "virtio_balloon loaded" : "none");
+	if (s->ksm_run == MB_TRUE && s->ksm_pages_sharing.ok)
+		snprintf(b, sizeof(b), "active, %llu pages shared",
+			 (unsigned long long)s->ksm_pages_sharing.v);
+	else if (s->ksm_run != MB_UNKNOWN)
+		snprintf(b, sizeof(b), "%s", s->ksm_run == MB_TRUE ? "active" : "off");
+	if (s->psi_some_avg10.ok)
+		snprintf(d, sizeof(d), "some %.2f%% (avg10)", s->psi_some_avg10.v);
+	for (unsigned i = 0; i < m->nflags; i++) {
+		size_t len = strlen(sum);
+
+		snprintf(sum + len, sizeof(sum) - len, "%s%s", i ? "; " : "", m->flags[i]);
+	}
+	if (!m->nflags && strcmp(m->signs_unknown, "balloon, KSM, swap, pressure") == 0)
+		snprintf(sum, sizeof(sum), "unknown");
+	else if (!m->nflags)
+		snprintf(sum, sizeof(sum), "none seen%s%s", m->signs_unknown[0] ? "; unknown: " : "",
+			 m->signs_unknown);
+	row(f, "Oversell Signs", "%s", sum);
+	row(f, "Balloon Driver", "%s", a);
+	row(f, "KSM", "%s", b);
+	row(f, "Memory Pressure", "%s", d);
+}
+
 static void html_sysinfo(FILE *f, const struct bench_report *rep)
 {
 	const struct sysinfo *si = &rep->sys;
@@ -886,6 +917,7 @@ static void html_sysinfo(FILE *f, const struct bench_report *rep)
 	bytes_str(a, sizeof(a), m->swap_total);
 	bytes_str(b, sizeof(b), m->swap_used);
 	row(f, "Total Swap", "%s (%s used)", a, b);
+	html_oversell(f, m);
 	for (unsigned i = 0; i < si->ndirs; i++) {
 		const struct fs_info *fs = &si->dirs[i].fs;
 

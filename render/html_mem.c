@@ -181,7 +181,9 @@ void html_mem(FILE *f, const struct bench_report *rep)
 	fputs("<section id=\"mem\"><h2>Memory</h2>\n<div class=\"card\"><div class=\"scroll\"><table>\n", f);
 	fmt_bytes(b1, sizeof(b1), m->array_bytes);
 	fmt_bytes(b2, sizeof(b2), m->llc_used);
-	snprintf(v, sizeof(v), "3 x %s, LLC %s%s", b1, b2, m->llc_assumed ? " (assumed: no sysfs cache info)" : "");
+	snprintf(v, sizeof(v), "3 x %s, LLC %s (%s)", b1, b2,
+		 m->llc_assumed ? "assumed: no cache info in sysfs or CPUID" :
+		 m->llc_source && strcmp(m->llc_source, "cpuid") == 0 ? "CPUID: no sysfs cache info" : "sysfs");
 	row(f, "Arrays", v);
 	if (m->capped)
 		row(f, "Note", "arrays smaller than 4x LLC: figures include cache");

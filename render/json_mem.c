@@ -83,12 +83,14 @@ cJSON *json_mem(const struct bench_report *rep)
 	json_add_mu64(h, "cgroup_limit_bytes", m->host.cg_limit);
 	cJSON_AddNumberToObject(o, "llc_used_bytes", (double)m->llc_used);
 	cJSON_AddBoolToObject(o, "llc_assumed", m->llc_assumed);
+	json_add_str(o, "llc_source", m->llc_source);
 	cJSON_AddNumberToObject(o, "want_bytes", (double)m->want_bytes);
 	cJSON_AddNumberToObject(o, "array_bytes", (double)m->array_bytes);
 	cJSON_AddBoolToObject(o, "capped", m->capped);
 	json_add_str(o, "cap_reason", m->capped ? "arrays smaller than 4x LLC: figures include cache" : NULL);
 	json_add_str(o, "cap_detail", m->cap_reason);
 	cJSON_AddNumberToObject(o, "threads", m->threads);
+	json_add_str(o, "threads_source", m->threads_source);
 
 	st = cJSON_AddArrayToObject(o, "stream");
 	lat = cJSON_AddArrayToObject(o, "latency");

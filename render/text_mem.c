@@ -68,7 +68,8 @@ void text_memory(FILE *f, const struct bench_report *rep, const struct render_st
 	fmt_bytes(b1, sizeof(b1), m->array_bytes);
 	fmt_bytes(b2, sizeof(b2), m->llc_used);
 	text_kv(f, st, "Arrays", "3 x %s; LLC %s (%s)", b1, b2,
-		m->llc_assumed ? "unknown: no sysfs cache info, assumed" : "sysfs");
+		m->llc_assumed ? "assumed: no cache info in sysfs or CPUID" :
+		m->llc_source && strcmp(m->llc_source, "cpuid") == 0 ? "CPUID: no sysfs cache info" : "sysfs");
 	if (m->capped)
 		text_kv(f, st, "Note", "arrays smaller than 4x LLC: figures include cache (%s)",
 			m->cap_reason);

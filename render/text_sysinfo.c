@@ -98,6 +98,35 @@ static void text_sys_cpu(FILE *f, const struct sys_cpu *c, const struct render_s
 		c->virt_flag_name[0] ? ")" : "");
 }
 
+/* The oversell signs one per line, then the ones seen in words (unknown stays unknown). */
+static void text_oversell(FILE *f, const struct sys_mem *m, const struct render_style *st)
+{
+	const struct host_mem_signs *s = &m->signs;
+
+	text_kv(f, st, "Balloon Driver", "%s", s->balloon == MB_TRUE ? "virtio_balloon loaded" :
+		s->balloon == MB_FALSE ? "none" : "unknown");
+	if (s->ksm_run == MB_TRUE && s->ksm_pages_sharing.ok)
+		text_kv(f, st, "KSM", "active, %llu pages shared",
+			(unsigned long long)s->ksm_pages_sharing.v);
+	else
+		text_kv(f, st, "KSM", "%s", s->ksm_run == MB_TRUE ? "active" :
+			s->ksm_run == MB_FALSE ? "off" : "unknown");
+	if (s->psi_some_avg10.ok && s->psi_full_avg10.ok)
+		text_kv(f, st, "Memory Pressure", "some %.2f%%, full %.2f%% (avg10)",
+			s->psi_some_avg10.v, s->psi_full_avg10.v);
+	else if (s->psi_some_avg10.ok)
+		text_kv(f, st, "Memory Pressure", "some %.2f%% (avg10)", s->psi_some_avg10.v);
+	else
+		text_kv(f, st, "Memory Pressure", "unknown");
+	for (unsigned i = 0; i < m->nflags; i++)
+		text_kv(f, st, i ? "" : "Oversell Signs", "%s", m->flags[i]);
+	if (m->nflags == 0 && strcmp(m->signs_unknown, "balloon, KSM, swap, pressure") == 0)
+		text_kv(f, st, "Oversell Signs", "unknown");
+	else if (m->nflags == 0)
+		text_kv(f, st, "Oversell Signs", "none seen%s%s", m->signs_unknown[0] ? "; unknown: " : "",
+			m->signs_unknown);
+}
+
 static void text_mem(FILE *f, const struct sys_mem *m, const struct render_style *st)
 {
 	char t[32], u[32], a[32];
@@ -124,6 +153,7 @@ static void text_mem(FILE *f, const struct sys_mem *m, const struct render_style
 		text_kv(f, st, "Total Swap", "%s (%s used)", t, u);
 	else
 		text_kv(f, st, "Total Swap", "unknown");
+	text_oversell(f, m, st);
 }
 
 static void text_dir(FILE *f, const struct sys_dir *d, const struct render_style *st)

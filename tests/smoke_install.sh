@@ -305,6 +305,27 @@ srcinst --deps-only; rc=$?
 FAKE_UID=0 srcinst --deps-only; rc=$?
 [ $rc -eq 0 ] && grep -q '^update' "$T/apt-get.log" && grep -q '^install -y.*libcjson-dev' "$T/apt-get.log" &&
 	[ ! -e "$T/sudo.log" ] && t_ok root_installs_deps || t_fail root_installs_deps "rc=$rc $(cat "$T/err")"
+# the net module's iperf3 client comes from libiperf-dev: without it the
+# build from install.sh has no --net
+grep -q '^install -y.* libiperf-dev\( \|$\)' "$T/apt-get.log" && t_ok root_installs_libiperf ||
+	t_fail root_installs_libiperf "$(cat "$T/apt-get.log")"
+# every library the Makefile probes: the Debian package that owns its
+# header here is on that apt-get line (a library left out builds its part
+# as "unavailable: built without X")
+if command -v dpkg >/dev/null 2>&1; then
+	miss='' n=0
+	for h in $(grep -o 'call probe,[^,]*' "$SRC/Makefile" | sed 's/.*[,<]//'); do
+		f=$(printf '#include <stdint.h>\n#include <%s>\n' "$h" | cc -M -x c - 2>/dev/null | tr ' \\' '\n\n' |
+			grep "/$h\$" | head -1)
+		pkg=$(dpkg -S "$f" 2>/dev/null | head -1 | cut -d: -f1)
+		[ -n "$pkg" ] || continue
+		n=$((n + 1))
+		grep -q "^install -y.* $pkg\( \|\$\)" "$T/apt-get.log" || miss="$miss $pkg($h)"
+	done
+	if [ "$n" -eq 0 ]; then t_skip apt_deps_cover_probes "no probed header installed from a package here"
+	elif [ -z "$miss" ]; then t_ok "apt_deps_cover_probes ($n libraries)"
+	else t_fail apt_deps_cover_probes "install.sh's APT_DEPS lacks:$miss"; fi
+fi
 FAKE_INSTALLED=1 srcinst --deps-only; rc=$?
 [ $rc -eq 0 ] && grep -q 'already installed' "$T/err" && [ ! -e "$T/apt-get.log" ] &&
 	t_ok deps_already_installed || t_fail deps_already_installed "rc=$rc $(cat "$T/err")"

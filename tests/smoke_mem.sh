@@ -4,7 +4,7 @@
 # the mem_oversell fixture (uncapped, graded, --require, oversell flags), bad
 # input, an allocation failure that skips only mem, prom/HTML, and (root) a
 # whole default run in a 256 MiB memory cgroup: capped arrays, peak RSS
-# within the limit with 20% headroom.
+# within the limit with 20% headroom; and (root) N within a CPU quota.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 tmp=$(t_tmpdir)
@@ -48,7 +48,10 @@ TRUTH=(
 "$VPSBENCH" --only mem --mem-size 4M --mem-threads 3 --json --quiet > "$tmp/s.json" 2> "$tmp/s.err"; rc=$?
 if [ $rc -eq 0 ] && t_json "$tmp/s.json" "${TRUTH[@]}" \
 	"j['mem']['array_bytes'] == 4 << 20" \
-	"[r['threads'] for r in j['mem']['stream']] == [1, 3]" \
+	"[r['threads'] for r in j['mem']['stream']] == [1, 3] and j['mem']['threads_source'] == '--mem-threads'" \
+	"j['mem']['llc_source'] in ('sysfs', 'cpuid', 'assumed') and j['mem']['llc_assumed'] == (j['mem']['llc_source'] == 'assumed')" \
+	"j['mem']['llc_source'] == 'assumed' or j['mem']['llc_used_bytes'] == j['mem']['host']['llc_bytes']" \
+	"j['mem']['llc_source'] != 'assumed' or j['mem']['llc_used_bytes'] == 64 << 20" \
 	"j['mem']['capped'] == (4 << 20 < 4 * j['mem']['llc_used_bytes'])" \
 	"not j['mem']['capped'] or j['mem']['cap_reason'] == 'arrays smaller than 4x LLC: figures include cache'" \
 	"not j['mem']['capped'] or j['metrics']['mem_triad_mbps'] is None"; then
@@ -59,6 +62,7 @@ m=$(schema_ok "$tmp/s.json") && t_ok mem_schema || t_fail mem_schema "$m"
 if grep -q 'based on a variant of the STREAM benchmark' "$tmp/s.txt" &&
    grep -q 'arrays smaller than 4x LLC: figures include cache' "$tmp/s.txt" &&
    grep -q 'cache-heavy, for comparison with scripts that run sysbench' "$tmp/s.txt" &&
+   grep -Eq '^ Arrays +: 3 x 2.00 MiB; LLC .* \((sysfs|CPUID: no sysfs cache info|assumed: no cache info in sysfs or CPUID)\)$' "$tmp/s.txt" &&
    grep -Eq '1 thread +: Copy [0-9]+  Scale [0-9]+  Add [0-9]+  Triad [0-9]+ MB/s' "$tmp/s.txt"; then
 	t_ok mem_text_labels; else t_fail mem_text_labels "$(head -c 600 "$tmp/s.txt")"; fi
 
@@ -67,6 +71,7 @@ VPSBENCH_ROOT=$FIX "$VPSBENCH" --only mem --json --quiet \
 	--require 'mem_triad_mbps>=1,mem_latency_ns<=1000000' > "$tmp/f.json" 2> "$tmp/f.err"; rc=$?
 if [ $rc -eq 0 ] && t_json "$tmp/f.json" "${TRUTH[@]}" \
 	"j['mem']['host']['llc_bytes'] == 2 << 20 and j['mem']['array_bytes'] == 8 << 20" \
+	"j['mem']['llc_source'] == 'sysfs' and not j['mem']['llc_assumed']" \
 	"not j['mem']['capped'] and j['mem']['host']['cgroup_limit_bytes'] == 256 << 20" \
 	"j['metrics']['mem_triad_mbps'] == j['mem']['stream'][-1]['kernels']['triad']['mbps']" \
 	"j['metrics']['mem_triad_1t_mbps'] == j['mem']['stream'][0]['kernels']['triad']['mbps']" \
@@ -125,7 +130,39 @@ if grep -q '<section id="mem">' "$tmp/m.html" && grep -q 'class="memlat"' "$tmp/
    [ "$(grep -c '<rect class="bar' "$tmp/m.html")" -ge 4 ]; then
 	t_ok mem_html; else t_fail mem_html "no memory section or charts"; fi
 
-# 6. root: the whole default run inside a 256 MiB memory cgroup (release build:
+# 6. root: N follows a cgroup CPU quota of 0.5 CPU (one thread, rounded up), as
+# the cpu module's threads do; the unconstrained run above had the mask's N
+if ! t_is_root; then
+	t_skip mem_threads_cgroup_quota "needs root (cgroups)"
+else
+	cq=""
+	v2=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+	if [ -n "$v2" ] && grep -qw cpu "$v2/cgroup.controllers" 2>/dev/null; then
+		grep -qw cpu "$v2/cgroup.subtree_control" || echo +cpu > "$v2/cgroup.subtree_control" 2>/dev/null
+		cq=$v2/vpsbench-memq-$$
+		mkdir "$cq" 2>/dev/null && CGS+=("$cq") && echo "50000 100000" > "$cq/cpu.max" || cq=""
+	else
+		v1=$(awk '{ split($0, a, " - "); split(a[2], b, " "); if (b[1] == "cgroup" && b[3] ~ /(^|,)cpu(,|$)/) { print $5; exit } }' /proc/self/mountinfo)
+		cq=${v1:+$v1/vpsbench-memq-$$}
+		[ -n "$cq" ] && mkdir "$cq" 2>/dev/null && CGS+=("$cq") &&
+			echo 100000 > "$cq/cpu.cfs_period_us" && echo 50000 > "$cq/cpu.cfs_quota_us" || cq=""
+	fi
+	if [ -n "$cq" ]; then
+		sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" --only mem --mem-size 2M --json --quiet' \
+			sh "$cq" "$VPSBENCH" > "$tmp/q.json" 2> "$tmp/q.err"; rc=$?
+		if [ $rc -eq 0 ] && t_json "$tmp/q.json" "j['mem']['threads'] == 1" \
+			"j['mem']['threads_source'] == 'cgroup quota'" \
+			"[r['threads'] for r in j['mem']['stream']] == [1]"; then
+			t_ok mem_threads_cgroup_quota
+		else
+			t_fail mem_threads_cgroup_quota "rc=$rc $(head -c 300 "$tmp/q.err")"
+		fi
+	else
+		t_skip mem_threads_cgroup_quota "no writable cgroup cpu controller"
+	fi
+fi
+
+# 7. root: the whole default run inside a 256 MiB memory cgroup (release build:
 # ASan's shadow memory would not say anything about vpsbench's own RSS)
 if ! t_is_root; then
 	t_skip mem_cgroup_256m "needs root (cgroups)"

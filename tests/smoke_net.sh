@@ -8,36 +8,62 @@
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 
-# Bad input: one line, exit 1, nothing sent (no root needed).
-for a in "--net-server 198.18.0.2:0" "--net-server 198.18.0.2:5210-5200" "--net-server [2001:db8::2" \
-	 "--net-server 2001:db8::2" "--net-streams 0" "--net-streams 129" "--net-time 0" \
-	 "--net-url ftp://198.18.0.2/x" "--net-url file:///etc/passwd" "--net-conns 33"; do
+# Bad input: one line naming the option, exit 1, nothing sent (no root
+# needed; strace -f shows no inet socket and no connect when it is there).
+have_strace=0; command -v strace >/dev/null && have_strace=1
+# inet_sockets TRACE: the socket()/connect() lines of a trace that are not
+# AF_UNIX or AF_NETLINK (the only kinds an offline run may open)
+inet_sockets() { grep -v 'AF_UNIX\|AF_NETLINK' "$1" | grep 'socket(\|connect('; }
+BT=$(t_tmpdir)
+for a in "--net-server 198.18.0.2:0" "--net-server 198.18.0.2:5210-5200" "--net-server 198.18.0.2:70000" \
+	 "--net-server [2001:db8::2" "--net-server 2001:db8::2]" "--net-server [2001:db8::2]x" \
+	 "--net-server 2001:db8::2" "--net-streams 0" "--net-streams 129" "--net-streams -1" "--net-streams x" \
+	 "--net-time 0" "--net-url ftp://198.18.0.2/x" "--net-url file:///etc/passwd" "--net-url http://" \
+	 "--net-conns 33"; do
+	opt=${a%% *}
 	# shellcheck disable=SC2086
 	out=$($VPSBENCH --only net --net $a 2>&1 >/dev/null); rc=$?
-	if [ $rc -eq 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ]; then
-		t_ok "bad input '$a': one line, exit 1"
+	: > "$BT/trace"
+	# again under strace (LeakSanitizer cannot run under ptrace)
+	# shellcheck disable=SC2086
+	[ $have_strace = 1 ] && ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=socket,connect -o "$BT/trace" \
+		$VPSBENCH --only net --net $a >/dev/null 2>&1
+	sent=$(inet_sockets "$BT/trace")
+	if [ $rc -eq 1 ] && [ -n "$out" ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
+	   printf '%s' "$out" | grep -q -- "$opt" && [ -z "$sent" ]; then
+		t_ok "bad input '$a': one line naming $opt, exit 1, no socket"
 	else
-		t_fail "bad input '$a'" "rc=$rc out=$out"
+		t_fail "bad input '$a'" "rc=$rc out=$out sockets=$sent"
 	fi
 done
+rm -rf "$BT"
 out=$($VPSBENCH --only net --net-server 198.18.0.2 2>&1 >/dev/null); rc=$?
 [ $rc -eq 1 ] && echo "$out" | grep -q 'need --net' && t_ok "--net-server without --net: exit 1" ||
 	t_fail "--net-server without --net" "rc=$rc $out"
 $VPSBENCH --help | grep -q -- '--net-server' && t_ok "--help lists --net-server" || t_fail "--help"
 
-# The module is opt-in: not in the default run, and a run without --net
-# makes no socket at all (strace sees every process).
-if command -v strace >/dev/null; then
+# The module is opt-in: not in the default run, and a default run (every
+# default module, sizes and times cut short) makes no inet socket and no
+# connect at all (strace -f sees every process and thread).
+if [ $have_strace = 1 ]; then
 	d=$(t_tmpdir)
-	strace -f -qq -e trace=socket,connect -o "$d/trace" $VPSBENCH --only sysinfo,net --quiet \
-		--json > "$d/r.json" 2>/dev/null
-	if [ -s "$d/trace" ] && grep -v 'AF_UNIX\|AF_NETLINK' "$d/trace" | grep -q 'socket(\|connect('; then
-		t_fail "no --net: no socket" "$(grep -v AF_UNIX "$d/trace" | head -3)"
+	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=socket,connect -o "$d/trace" $VPSBENCH --dir "$d" --quiet --json \
+		--cpu-time 100ms --mem-size 1M --seq-runs 1 --seq-size 8M --size 8M --runtime 1s --ramp 0s \
+		> "$d/r.json" 2>"$d/err"; rc=$?
+	sent=$(inet_sockets "$d/trace")
+	if [ $rc -eq 0 ] && [ -z "$sent" ]; then
+		t_ok "default run (no --net): no inet socket, no connect (strace -f)"
 	else
-		t_ok "no --net: no inet socket, no connect (strace -f)"
+		t_fail "default run: no socket" "rc=$rc $(echo "$sent" | head -3) $(tail -2 "$d/err")"
 	fi
-	t_json "$d/r.json" '"net" not in j' '"net" not in j["modules"]' &&
-		t_ok "no --net: net not run" || t_fail "no --net: net not run"
+	t_json "$d/r.json" '"net" not in j' '"net" not in j["modules"]' \
+		'all(m in j["modules"] for m in ("sysinfo", "seq", "rand", "cpu", "mem"))' &&
+		t_ok "default run: every default module ran, net did not" || t_fail "default run: net not run"
+	# the check can fail: a --net run to a closed port on loopback shows its connects
+	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=socket,connect -o "$d/trace2" $VPSBENCH --only net --net --net-time 1 \
+		--net-server 127.0.0.1:1 --quiet --json > /dev/null 2>&1
+	inet_sockets "$d/trace2" | grep -q 'connect(.*127\.0\.0\.1' &&
+		t_ok "strace check sees a --net run's connects" || t_fail "strace check sees connects" "$(head -3 "$d/trace2")"
 	rm -rf "$d"
 else
 	t_skip "no socket without --net" "strace missing"
@@ -126,17 +152,28 @@ for i in (1, 2):
     vs.append(s["send"]["bits_per_second"]); vr.append(s["recv"]["bits_per_second"])
 ms, mr = st.median(vs) / st.median(cs), st.median(vr) / st.median(rs)
 shaped = 200e6
-print("%.4f %.4f %.4f %.4f %.0f %.0f" % (ms, mr, st.median(vs) / shaped, st.median(vr) / shaped,
-                                        st.median(vs) / 1e6, st.median(vr) / 1e6))
+print("%.4f %.4f %.4f %.4f %.0f %.0f %.4f %.4f" % (ms, mr, st.median(vs) / shaped, st.median(vr) / shaped,
+                                        st.median(vs) / 1e6, st.median(vr) / 1e6,
+                                        st.median(cs) / shaped, st.median(rs) / shaped))
 PY
 )
 	set -- $r
-	echo "  200 Mbit/s: vpsbench send $5 / recv $6 Mbit/s; vs iperf3 CLI $1 / $2; vs shaped $3 / $4"
+	echo "  200 Mbit/s: vpsbench send $5 / recv $6 Mbit/s; vs iperf3 CLI $1 / $2; vs shaped $3 / $4;" \
+		"iperf3 CLI vs shaped $7 / $8 (load $(cut -d' ' -f1 /proc/loadavg))"
 	python3 -c "import sys; sys.exit(0 if all(abs(float(x)-1) <= 0.05 for x in sys.argv[1:3]) else 1)" $r &&
 		t_ok "200 Mbit/s: within 5% of the iperf3 CLI (A B A B medians)" ||
 		t_fail "200 Mbit/s vs iperf3 CLI" "$r"
-	python3 -c "import sys; sys.exit(0 if all(abs(float(x)-1) <= 0.08 for x in sys.argv[3:5]) else 1)" $r &&
-		t_ok "200 Mbit/s: within 8% of the shaped rate" || t_fail "200 Mbit/s vs shaped rate" "$r"
+	# Held to the shaped rate when the link carries it now: the iperf3 CLI,
+	# run between vpsbench's runs, gets within 8% of it. On a loaded machine
+	# (2 shared CPUs, this test under nice) neither tool keeps the link full,
+	# and the check against the CLI above is the one that says vpsbench reads
+	# its figure right.
+	if python3 -c "import sys; sys.exit(0 if all(abs(float(x)-1) <= 0.08 for x in sys.argv[7:9]) else 1)" $r; then
+		python3 -c "import sys; sys.exit(0 if all(abs(float(x)-1) <= 0.08 for x in sys.argv[3:5]) else 1)" $r &&
+			t_ok "200 Mbit/s: within 8% of the shaped rate" || t_fail "200 Mbit/s vs shaped rate" "$r"
+	else
+		t_skip "200 Mbit/s vs shaped rate" "the iperf3 CLI itself got $7 / $8 of it (machine loaded: load $(cut -d' ' -f1 /proc/loadavg)); tests/compare/vs-iperf3.sh measures it"
+	fi
 	t_json "$TMP/a1.json" 'j["modules"]["net"]["status"] == "ok"' \
 		'(x := j["net"]["servers"][0])["mode"] == "IPv4" and x["address"] == "198.18.0.2"' \
 		'x["send"]["tries"] == 1 and x["recv"]["tries"] == 1' \
@@ -180,6 +217,26 @@ t_json "$TMP/y.json" 'len(j["iperf"]) == 2' \
 inc $VPSBENCH --only net --net --net-time 1 --quiet --net-server 198.18.0.2:5299 >/dev/null 2>&1
 rc=$?
 [ $rc -eq 2 ] && t_ok "all servers failing: exit 2" || t_fail "all failing: exit $rc"
+
+mark "2b. DNS failure"
+# 2b. A name that does not resolve: that row says so, the next server and
+# the HTTP download from it are still measured, exit 0. The client's
+# resolver is pointed at the namespace's own loopback, where nothing
+# listens (a bind mount in the private mount namespace of ip netns exec),
+# so the lookup fails at once and nothing leaves the namespace.
+echo 'nameserver 127.0.0.1' > "$TMP/resolv.conf"
+inc sh -c 'mount --bind "$1" /etc/resolv.conf && shift && exec "$@"' sh "$TMP/resolv.conf" \
+	$VPSBENCH --only net --net --net-time 1 --quiet --json \
+	--net-server nosuch.vpsbench.invalid:5201,Nowhere,veth --net-server 198.18.0.2:5201,Good,veth \
+	--net-url http://nosuch.vpsbench.invalid/f.bin > "$TMP/d.json" 2>"$TMP/d.err"; rc=$?
+[ $rc -eq 0 ] && t_ok "DNS failure + good server: exit 0" || t_fail "DNS failure: exit $rc" "$(tail -2 "$TMP/d.err")"
+t_json "$TMP/d.json" '(x := j["net"]["servers"][0])["provider"] == "Nowhere" and x["status"] == "failed"' \
+	'"DNS lookup of nosuch.vpsbench.invalid failed" in x["reason"]' \
+	'x["send"]["bits_per_second"] is None and x["recv"]["bits_per_second"] is None and x["latency_ms"] is None' \
+	'(g := j["net"]["servers"][1])["status"] == "ok" and 40 < g["send"]["mbit_s"] <= 200' \
+	'(h := j["net"]["http"][0])["status"] == "failed" and "resolve" in h["reason"].lower()' \
+	'h["avg_mbit_s"] is None and h["bytes"] is None' &&
+	t_ok "DNS failure: its row says so, the other server measured" || t_fail "DNS failure rows"
 
 mark "3. A server th"
 # 3. A server that accepts and never answers: cut by the deadline (here

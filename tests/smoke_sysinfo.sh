@@ -1,5 +1,6 @@
 # smoke_sysinfo.sh — `--only sysinfo` on this machine and on fixture trees:
-# the JSON parses and holds the fields, the text fits in 80 columns.
+# the JSON parses and holds the fields, the text fits in 80 columns; the
+# oversell signs on fixtures (seen, seen absent, unknown) in JSON and text.
 . tests/lib.sh
 tmp=$(t_tmpdir); trap 'rm -rf "$tmp"' EXIT
 fx=$PWD/tests/fixtures
@@ -42,7 +43,7 @@ run_fx() { # NAME: writes $tmp/NAME.json and $tmp/NAME.txt
 	VPSBENCH_ROOT="$fx/$1" "$VPSBENCH" --only sysinfo --json --quiet --dir / > "$tmp/$1.json" 2>&1 &&
 	VPSBENCH_ROOT="$fx/$1" "$VPSBENCH" --only sysinfo --quiet --dir / > "$tmp/$1.txt" 2>&1
 }
-for s in kvm_vps docker_v2 lxc_lxcfs garbled arm64_nomodel; do
+for s in kvm_vps docker_v2 lxc_lxcfs garbled arm64_nomodel mem_oversell no_sys; do
 	if run_fx $s && python3 -m json.tool "$tmp/$s.json" > /dev/null; then t_ok "fx_${s}_runs"
 	else t_fail "fx_${s}_runs" "$(head -c 300 "$tmp/$s.json")"; fi
 	w=$(width "$tmp/$s.txt")
@@ -64,4 +65,45 @@ grep -q '^ Total RAM  *: unknown$' "$tmp/lxc_lxcfs.txt" && t_ok fx_lxc_text_unkn
 	t_fail fx_lxc_text_unknown
 grep -q '^ CPU Model  *: ARM Neoverse-N1$' "$tmp/arm64_nomodel.txt" && t_ok fx_arm_text_model ||
 	t_fail fx_arm_text_model
+# oversell signs: flagged when seen, false only where seen absent, null when unknown
+O='d["mem"]["oversell"]'
+check_json fx_oversell_seen "$tmp/mem_oversell.json" \
+	"$O[\"balloon\"] is True and $O[\"ksm_run\"] is True and $O[\"ksm_pages_sharing\"] == 4242
+	 and $O[\"swap_used_bytes\"] == 512 << 20 and $O[\"psi_some_avg10\"] == 2.5 and $O[\"psi_full_avg10\"] == 0.5
+	 and len($O[\"flags\"]) == 4 and 'KSM active: 4242 pages shared' in $O[\"flags\"][1]"
+check_json fx_oversell_absent "$tmp/kvm_vps.json" \
+	"$O[\"balloon\"] is False and $O[\"ksm_run\"] is False and $O[\"psi_some_avg10\"] == 0.1
+	 and $O[\"flags\"] == ['swap in use: 94 MiB']"
+check_json fx_oversell_unknown_is_null "$tmp/no_sys.json" \
+	"$O[\"balloon\"] is None and $O[\"ksm_run\"] is None and $O[\"ksm_pages_sharing\"] is None
+	 and $O[\"psi_some_avg10\"] is None and $O[\"flags\"] == []"
+grep -q '^ Balloon Driver  *: virtio_balloon loaded$' "$tmp/mem_oversell.txt" &&
+	grep -q '^ KSM  *: active, 4242 pages shared$' "$tmp/mem_oversell.txt" &&
+	grep -q '^ Memory Pressure  *: some 2.50%, full 0.50% (avg10)$' "$tmp/mem_oversell.txt" &&
+	grep -q '^ Oversell Signs  *: virtio_balloon loaded' "$tmp/mem_oversell.txt" &&
+	grep -q '^ Balloon Driver  *: unknown$' "$tmp/no_sys.txt" &&
+	grep -q '^ Oversell Signs  *: none seen; unknown: balloon, KSM, pressure$' "$tmp/no_sys.txt" &&
+	grep -q '^ Oversell Signs  *: unknown$' "$tmp/garbled.txt" &&
+	grep -q '^ Oversell Signs  *: swap in use: 94 MiB$' "$tmp/kvm_vps.txt" &&
+	t_ok fx_oversell_text || t_fail fx_oversell_text
+VPSBENCH_ROOT="$fx/mem_oversell" "$VPSBENCH" --only sysinfo --quiet --dir / --html "$tmp/o.html" > /dev/null 2>&1
+grep -q '<tr><th>Oversell Signs</th><td>virtio_balloon loaded: the host can take memory back; KSM active: 4242 pages shared (memory deduplicated); swap in use: 512 MiB; memory pressure: some avg10 2.50%</td></tr>' "$tmp/o.html" &&
+	grep -q '<tr><th>KSM</th><td>active, 4242 pages shared</td></tr>' "$tmp/o.html" &&
+	t_ok fx_oversell_html || t_fail fx_oversell_html
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	bad=""
+	for s in mem_oversell kvm_vps no_sys; do
+		python3 - schema/report.schema.json "$tmp/$s.json" <<'PY' || bad="$bad $s"
+import json, sys
+from jsonschema import Draft202012Validator as V
+errs = list(V(json.load(open(sys.argv[1]))).iter_errors(json.load(open(sys.argv[2]))))
+for e in errs[:3]:
+    print(list(e.path), e.message[:200])
+sys.exit(1 if errs else 0)
+PY
+	done
+	[ -z "$bad" ] && t_ok fx_oversell_schema || t_fail fx_oversell_schema "$bad"
+else
+	t_skip fx_oversell_schema "python3-jsonschema not installed"
+fi
 t_summary sysinfo

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cgroup_limits.h"
 #include "modules/cpu/cpu.h"
 #include "modules/cpu/cpu_env.h"
 #include "th.h"
@@ -195,7 +196,7 @@ TH_TEST(cpu_effective_threads_table)
 	};
 
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
-		TH_EQ_INT(cpu_effective_threads(c[i].aff, c[i].quota), c[i].want);
+		TH_EQ_INT(cgroup_effective_cpus(c[i].aff, c[i].quota), c[i].want);
 }
 
 TH_TEST(cpu_flags_from_cpuinfo)

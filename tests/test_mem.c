@@ -151,6 +151,81 @@ TH_TEST(mem_plateaus_from_the_curve)
 	TH_CHECK(!lv[MEM_DRAM].ok);
 }
 
+/*
+ * CPUID cache leaves decoded from real dumps (`cpuid -r`, quoted in
+ * Firecracker's CPU templates): an AWS t2.micro's Xeon E5-2676 v3 (leaf 4;
+ * Intel's sheet: 30 MiB L3) and an m6a's EPYC Milan (0x8000001D; 32 MiB L3
+ * per CCX). size = ways x partitions x line x sets, exactly.
+ */
+TH_TEST(mem_cpuid_cache_leaves_decode)
+{
+	static const uint32_t xeon[][3] = {
+		{ 0x00004121, 0x01c0003f, 0x0000003f }, /* L1d: 8 x 1 x 64 x 64 */
+		{ 0x00004122, 0x01c0003f, 0x0000003f }, /* L1i */
+		{ 0x00004143, 0x01c0003f, 0x000001ff }, /* L2: 8 x 1 x 64 x 512 */
+		{ 0x0007c163, 0x04c0003f, 0x00005fff }, /* L3: 20 x 1 x 64 x 24576 */
+		{ 0x00000000, 0x00000000, 0x00000000 }, /* the end */
+	};
+	static const uint32_t epyc[][3] = {
+		{ 0x00000121, 0x01c0003f, 0x0000003f },
+		{ 0x00000122, 0x01c0003f, 0x0000003f },
+		{ 0x00000143, 0x01c0003f, 0x000003ff }, /* L2: 8 x 1 x 64 x 1024 */
+		{ 0x00004163, 0x03c0003f, 0x00007fff }, /* L3: 16 x 1 x 64 x 32768 */
+	};
+	struct mem_cpuid_cache c;
+	struct mem_host h;
+
+	TH_CHECK(mem_cpuid_cache_decode(xeon[3][0], xeon[3][1], xeon[3][2], &c));
+	TH_EQ_INT(c.type, MEM_CPUID_UNIFIED);
+	TH_EQ_INT(c.level, 3);
+	TH_EQ_INT(c.bytes, 30 * MiB);
+	TH_CHECK(mem_cpuid_cache_decode(epyc[3][0], epyc[3][1], epyc[3][2], &c));
+	TH_EQ_INT(c.bytes, 32 * MiB);
+	TH_CHECK(mem_cpuid_cache_decode(xeon[1][0], xeon[1][1], xeon[1][2], &c));
+	TH_EQ_INT(c.type, MEM_CPUID_INSTR);
+	TH_CHECK(!mem_cpuid_cache_decode(0, 0, 0, &c)); /* type 0: no more caches */
+	/* partitions count too: 2 partitions double the size */
+	TH_CHECK(mem_cpuid_cache_decode(0x163, 0x03c0103f, 0x3fff, &c));
+	TH_EQ_INT(c.bytes, 32 * MiB);
+
+	memset(&h, 0, sizeof(h));
+	TH_CHECK(mem_cpuid_caches_from(xeon, 5, &h));
+	TH_CHECK(h.l1d.ok && h.l1d.v == 32 * KiB); /* the data cache, not the instruction one */
+	TH_CHECK(h.l2.ok && h.l2.v == 256 * KiB);
+	TH_CHECK(h.llc.ok && h.llc.v == 30 * MiB);
+	TH_EQ_INT(h.llc_level, 3);
+	memset(&h, 0, sizeof(h));
+	TH_CHECK(mem_cpuid_caches_from(epyc, 4, &h));
+	TH_CHECK(h.l2.ok && h.l2.v == 512 * KiB);
+	TH_CHECK(h.llc.ok && h.llc.v == 32 * MiB);
+	/* all-zero leaves (this bhyve guest's leaf 4 and 0x8000001D): nothing, the caller assumes */
+	memset(&h, 0, sizeof(h));
+	TH_CHECK(!mem_cpuid_caches_from(xeon + 4, 1, &h));
+	TH_CHECK(!h.llc.ok);
+}
+
+/* N follows the cgroup CPU quota rounded up, as the cpu module's threads do. */
+TH_TEST(mem_threads_follow_cgroup_quota)
+{
+	char root[512];
+	const char *src = NULL;
+
+	fixture(root, sizeof(root), "docker_v2"); /* cpu.max 150000 100000: 1.5 CPUs */
+	TH_EQ_INT(mem_threads(root, 4, 0, &src), 2);
+	TH_CHECK(src && strcmp(src, "cgroup quota") == 0);
+	TH_EQ_INT(mem_threads(root, 1, 0, &src), 1); /* the mask below the quota */
+	TH_CHECK(src && strcmp(src, "affinity") == 0);
+	fixture(root, sizeof(root), "docker_v1"); /* container 50000/100000 below the parent's 2 CPUs */
+	TH_EQ_INT(mem_threads(root, 8, 0, &src), 1);
+	TH_CHECK(src && strcmp(src, "cgroup quota") == 0);
+	fixture(root, sizeof(root), "kvm_vps"); /* cpu.max "max" */
+	TH_EQ_INT(mem_threads(root, 4, 0, &src), 4);
+	TH_CHECK(src && strcmp(src, "affinity") == 0);
+	fixture(root, sizeof(root), "docker_v2"); /* --mem-threads wins over the quota */
+	TH_EQ_INT(mem_threads(root, 4, 3, &src), 3);
+	TH_CHECK(src && strcmp(src, "--mem-threads") == 0);
+}
+
 TH_TEST(mem_host_from_fixture)
 {
 	char root[512];
@@ -162,6 +237,7 @@ TH_TEST(mem_host_from_fixture)
 	TH_CHECK(h.l2.ok && h.l2.v == MiB);
 	TH_CHECK(h.llc.ok && h.llc.v == 2 * MiB);
 	TH_EQ_INT(h.llc_level, 3);
+	TH_EQ_STR(h.cache_source, "sysfs");
 	TH_CHECK(h.avail.ok && h.avail.v == 1024000ULL * 1024);
 	/* the lowest limit on the way up (user.slice has "max"); used = current - file */
 	TH_CHECK(h.cg_limit.ok && h.cg_limit.v == 256 * MiB);
@@ -172,6 +248,7 @@ TH_TEST(mem_host_from_fixture)
 	fixture(root, sizeof(root), "no_sys");
 	mem_read_host(root, &h);
 	TH_CHECK(!h.llc.ok && !h.l1d.ok && !h.cg_limit.ok);
+	TH_CHECK(h.cache_source == NULL); /* a fixture root is another machine: no CPUID */
 }
 
 TH_TEST(mem_oversell_signs_from_fixture)

@@ -37,6 +37,7 @@ TH_TEST(sysinfo_kvm_vps)
 	TH_EQ_INT(s->cpu.usable.v, 4);
 	TH_EQ_INT(s->cpu.quota_limited, MB_FALSE); /* cpu.max "max 100000" in user.slice */
 	TH_CHECK(!s->cpu.quota_cpus.ok);
+	TH_EQ_STR(s->cpu.quota_source, "cgroup2 cpu.max"); /* "max" is a v2 setting too */
 	TH_CHECK(s->cpu.freq_mhz.ok);
 	TH_NEAR(s->cpu.freq_mhz.v, 2394.454, 1e-6);
 	TH_CHECK(s->cpu.cache_bytes.ok);
@@ -228,6 +229,48 @@ TH_TEST(sysinfo_missing_sys)
 	TH_EQ_INT(s->net.ipv4, MB_UNKNOWN);
 	TH_EQ_INT(s->net.ipv6, MB_UNKNOWN);
 	TH_EQ_STR(s->net.tcp_cc, "reno");
+}
+
+/* The oversell signs, read as the mem module reads them: flagged when seen, unknown stays unknown. */
+TH_TEST(sysinfo_oversell_signs)
+{
+	const struct sysinfo *s = gather("mem_oversell");
+	const struct host_mem_signs *o = &s->mem.signs;
+
+	TH_EQ_INT(o->balloon, MB_TRUE);
+	TH_EQ_INT(o->ksm_run, MB_TRUE);
+	TH_CHECK(o->ksm_pages_sharing.ok && o->ksm_pages_sharing.v == 4242);
+	TH_CHECK(o->swap_used.ok && o->swap_used.v == 512ULL << 20);
+	TH_CHECK(o->psi_some_avg10.ok && o->psi_full_avg10.ok);
+	TH_NEAR(o->psi_some_avg10.v, 2.5, 1e-9);
+	TH_NEAR(o->psi_full_avg10.v, 0.5, 1e-9);
+	TH_EQ_INT(s->mem.nflags, 4);
+	TH_CHECK(strstr(s->mem.flags[0], "virtio_balloon") != NULL);
+	TH_CHECK(strstr(s->mem.flags[1], "KSM") && strstr(s->mem.flags[1], "4242"));
+	TH_CHECK(strstr(s->mem.flags[2], "swap in use: 512 MiB") != NULL);
+	TH_CHECK(strstr(s->mem.flags[3], "pressure") && strstr(s->mem.flags[3], "2.50%"));
+
+	/* seen and absent: /sys/module without virtio_balloon, KSM off, PSI below 1% */
+	s = gather("kvm_vps");
+	o = &s->mem.signs;
+	TH_EQ_INT(o->balloon, MB_FALSE);
+	TH_EQ_INT(o->ksm_run, MB_FALSE);
+	TH_CHECK(o->ksm_pages_sharing.ok && o->ksm_pages_sharing.v == 0);
+	TH_CHECK(o->psi_some_avg10.ok);
+	TH_NEAR(o->psi_some_avg10.v, 0.1, 1e-9);
+	TH_CHECK(o->swap_used.ok && o->swap_used.v == KB(97148));
+	TH_EQ_INT(s->mem.nflags, 1); /* only the swap in use */
+	TH_EQ_STR(s->mem.flags[0], "swap in use: 94 MiB");
+
+	/* no /sys, no PSI: unknown, not "no" */
+	s = gather("no_sys");
+	o = &s->mem.signs;
+	TH_EQ_INT(o->balloon, MB_UNKNOWN);
+	TH_EQ_INT(o->ksm_run, MB_UNKNOWN);
+	TH_CHECK(!o->ksm_pages_sharing.ok && !o->psi_some_avg10.ok && !o->psi_full_avg10.ok);
+	TH_CHECK(o->swap_used.ok && o->swap_used.v == 0);
+	TH_EQ_INT(s->mem.nflags, 0);
+	TH_EQ_STR(s->mem.signs_unknown, "balloon, KSM, pressure"); /* "none seen" says what was not looked at */
 }
 
 TH_TEST(sysinfo_cgroup_v1_bare_metal)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/cgroup_limits.h"
 #include "core/plan.h"
 #include "cpu.h"
 #include "cpu_crypto.h"
@@ -102,7 +103,7 @@ static void choose_threads(const struct bench_ctx *ctx, struct cpu_result *r)
 		r->threads_source = "--cpu-threads";
 		return;
 	}
-	r->threads = cpu_effective_threads(r->affinity_cpus, r->quota_cpus.ok ? r->quota_cpus.v : 0);
+	r->threads = cgroup_effective_cpus(r->affinity_cpus, r->quota_cpus.ok ? r->quota_cpus.v : 0);
 	r->threads_source = r->threads < r->affinity_cpus ? "cgroup quota" : "affinity";
 }
 

@@ -93,8 +93,6 @@ void cpu_ticks_read(const char *root, struct cpu_ticks *t);
 struct mdbl cpu_steal_pct(const struct cpu_ticks *a, const struct cpu_ticks *b);
 /* Parses cpu.stat text (v1 or v2 keys) into c. */
 void cpu_throttle_parse(const char *text, int version, struct cpu_throttle_counters *c);
-/* Effective CPUs: min(affinity, ceil(quota)); quota <= 0 = none. At least 1. */
-unsigned cpu_effective_threads(unsigned affinity, double quota_cpus);
 
 /* --- the event (cpu_prime.c) --- */
 /* sysbench's event: primes in 3 .. max_prime-1 by trial division up to sqrt. */

@@ -9,69 +9,14 @@
 #include <string.h>
 
 #include "core/cgroup.h"
+#include "core/cgroup_limits.h"
 #include "cpu_env.h"
-
-struct quota_walk {
-	double cpus;
-	bool limited;
-	int version;
-};
-
-static bool parse_u64(const char *s, uint64_t *v)
-{
-	char *end;
-	unsigned long long x;
-
-	if (!s || *s < '0' || *s > '9')
-		return false;
-	x = strtoull(s, &end, 10);
-	while (*end == ' ' || *end == '\n')
-		end++;
-	if (*end)
-		return false;
-	*v = x;
-	return true;
-}
-
-static bool quota_level(const char *root, const char *dir, int ver, void *arg)
-{
-	struct quota_walk *q = arg;
-	char buf[96], pbuf[64], *sp;
-	uint64_t quota = 0, period = 0;
-
-	q->version = ver;
-	if (ver == 2) {
-		if (cgroup_read(root, dir, "cpu.max", buf, sizeof(buf)) <= 0)
-			return true;
-		sp = strchr(buf, ' ');
-		if (!sp)
-			return true;
-		*sp = '\0';
-		if (!parse_u64(buf, &quota) || !parse_u64(sp + 1, &period))
-			return true; /* "max": no limit here */
-	} else {
-		if (cgroup_read(root, dir, "cpu.cfs_quota_us", buf, sizeof(buf)) <= 0 ||
-		    !parse_u64(buf, &quota))
-			return true; /* "-1": no limit here */
-		if (cgroup_read(root, dir, "cpu.cfs_period_us", pbuf, sizeof(pbuf)) <= 0 ||
-		    !parse_u64(pbuf, &period))
-			return true;
-	}
-	if (quota > 0 && period > 0) {
-		double c = (double)quota / (double)period;
-
-		if (!q->limited || c < q->cpus)
-			q->cpus = c;
-		q->limited = true;
-	}
-	return true;
-}
 
 struct mdbl cpu_quota_read(const char *root, int *version)
 {
-	struct quota_walk q = { 0 };
+	struct cgroup_cpu_quota q;
 
-	cgroup_walk(root, "cpu", quota_level, &q);
+	cgroup_cpu_quota(root, &q);
 	if (version)
 		*version = q.version;
 	return q.limited ? mdbl_of(q.cpus) : (struct mdbl){ 0, false };

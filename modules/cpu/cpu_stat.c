@@ -1,11 +1,10 @@
 /*
  * cpu_stat.c — the arithmetic of what others took: steal from /proc/stat
- * tick deltas, cgroup cpu.stat throttling counters, the effective CPU
- * count from the affinity mask and the quota. Pure parsers, fixture-tested.
+ * tick deltas and cgroup cpu.stat throttling counters (the effective CPU
+ * count is core/cgroup_limits.c's). Pure parsers, fixture-tested.
  */
 #include <inttypes.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -96,19 +95,4 @@ void cpu_throttle_parse(const char *text, int version, struct cpu_throttle_count
 			p++;
 	}
 	c->ok = per && thr && tim;
-}
-
-unsigned cpu_effective_threads(unsigned affinity, double quota_cpus)
-{
-	unsigned n = affinity ? affinity : 1;
-
-	if (quota_cpus > 0 && isfinite(quota_cpus)) {
-		double q = ceil(quota_cpus - 1e-9);
-
-		if (q < 1)
-			q = 1;
-		if (q < (double)n)
-			n = (unsigned)q;
-	}
-	return n;
 }

@@ -38,6 +38,7 @@ static void size_arrays(const struct bench_ctx *ctx, struct mem_result *r)
 
 	r->llc_assumed = !h->llc.ok;
 	r->llc_used = h->llc.ok ? h->llc.v : MEM_ASSUMED_LLC;
+	r->llc_source = h->llc.ok ? h->cache_source : "assumed";
 	r->want_bytes = o->mem_size.set ? o->mem_size.v : MEM_LLC_FACTOR * r->llc_used;
 	r->budget_bytes = mem_budget(h->avail.ok ? h->avail.v : 0, h->cg_limit.ok ? h->cg_limit.v : 0,
 				     h->cg_used.ok ? h->cg_used.v : 0);
@@ -132,7 +133,9 @@ static enum bench_status mem_run(const struct bench_ctx *ctx, void *result, stru
 	mem_signs_begin(ctx->root, &s0);
 	mem_read_host(ctx->root, &r->host);
 	size_arrays(ctx, r);
-	r->threads = ctx->opts->mem_threads.set ? (unsigned)ctx->opts->mem_threads.v : ctx->cpus_usable;
+	r->threads = mem_threads(ctx->root, ctx->cpus_usable,
+				 ctx->opts->mem_threads.set ? (unsigned)ctx->opts->mem_threads.v : 0,
+				 &r->threads_source);
 	if (r->array_bytes < MEM_MIN_SIZE)
 		return bench_outcome(out, BENCH_SKIP, "not enough memory for the arrays: %s",
 				     r->cap_reason);

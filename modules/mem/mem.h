@@ -13,14 +13,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/host_mem.h"
 #include "core/value.h"
 
 #define MEM_MIN_SIZE (1ULL << 20)      /* --mem-size floor, per array */
-#define MEM_ASSUMED_LLC (64ULL << 20)  /* LLC size when sysfs has none */
+#define MEM_ASSUMED_LLC (64ULL << 20)  /* LLC size when neither sysfs nor CPUID has one */
 #define MEM_LLC_FACTOR 4               /* STREAM: each array >= 4x the cache */
 #define MEM_REPS 11                    /* best of 10, the first skipped */
 #define MEM_STREAM_SCALAR 3.0
 #define MEM_MAX_SIZES 48
+#define MEM_MAX_FLAGS 6
 #define MEM_LAT_MIN (16ULL << 10)
 #define MEM_SB_BLOCK (1ULL << 20)      /* sysbench --memory-block-size=1M */
 #define MEM_PLANNED_NS (10ULL * 1000000000ULL) /* progress estimate of a default run */
@@ -72,13 +74,14 @@ struct mem_signs {
 	struct mdbl psi_some_avg10, psi_full_avg10;
 	struct mdbl psi_some_ms;           /* stall time during the module */
 	unsigned nflags;
-	char flags[6][96];                 /* what was seen, for people */
+	char flags[MEM_MAX_FLAGS][HOST_MEM_FLAG_LEN]; /* what was seen, for people */
 };
 
 /* Cache sizes and the memory the arrays may take. */
 struct mem_host {
-	struct mu64 l1d, l2, llc;          /* bytes, from sysfs cache index dirs */
+	struct mu64 l1d, l2, llc;          /* bytes, from sysfs cache index dirs, else CPUID */
 	unsigned llc_level;
+	const char *cache_source;          /* "sysfs", "cpuid"; NULL = neither had them */
 	struct mu64 avail;                 /* MemAvailable */
 	struct mu64 cg_limit, cg_used;     /* memory cgroup limit and non-file usage */
 };
@@ -87,12 +90,14 @@ struct mem_result {
 	struct mem_host host;
 	uint64_t llc_used;                 /* LLC size the sizing used (assumed when unknown) */
 	bool llc_assumed;
+	const char *llc_source;            /* "sysfs", "cpuid", "assumed" (MEM_ASSUMED_LLC) */
 	uint64_t want_bytes;               /* per array: 4x LLC, or --mem-size */
 	uint64_t array_bytes;              /* per array, after the caps */
 	uint64_t budget_bytes;             /* what all arrays together may take */
 	bool capped;                       /* arrays < 4x LLC (budget or --mem-size): include cache */
 	char cap_reason[160];
 	unsigned threads;                  /* N of the N-thread run */
+	const char *threads_source;        /* "affinity", "cgroup quota", "--mem-threads" */
 	struct mem_stream st[2];           /* [0] 1 thread, [1] N threads */
 	struct mem_curve lat[2];           /* [0] 4 KiB pages, [1] huge pages */
 	struct mem_sysbench sb;
@@ -142,9 +147,37 @@ void mem_plateaus(const uint64_t *size, const double *ns, unsigned n, uint64_t l
 /* Adds a flag line to signs (dropped when full). */
 void mem_flag(struct mem_signs *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* --- cache sizes from CPUID (mem_cpuid.c) --- */
+
+/* The cache type field of CPUID leaf 4 / 0x8000001D EAX[4:0]. */
+enum { MEM_CPUID_NONE = 0, MEM_CPUID_DATA = 1, MEM_CPUID_INSTR = 2, MEM_CPUID_UNIFIED = 3 };
+
+struct mem_cpuid_cache {
+	unsigned type, level;              /* EAX[4:0], EAX[7:5] */
+	uint64_t bytes;                    /* ways x partitions x line x sets */
+};
+
+/*
+ * One subleaf of Intel's leaf 4 or AMD's 0x8000001D (the same layout):
+ * EBX[31:22] ways-1, EBX[21:12] partitions-1, EBX[11:0] line-1, ECX sets-1.
+ * False at the list's end (type 0). Pure: any architecture.
+ */
+bool mem_cpuid_cache_decode(uint32_t eax, uint32_t ebx, uint32_t ecx, struct mem_cpuid_cache *c);
+/* l1d, l2, llc (the highest level's data or unified cache) from n subleaves' {eax, ebx, ecx}. */
+bool mem_cpuid_caches_from(const uint32_t (*regs)[3], unsigned n, struct mem_host *h);
+/* The same from this CPU's CPUID (x86 only: false elsewhere, or when both leaves are empty). */
+bool mem_cpuid_caches(struct mem_host *h);
+
 /* --- readers under root (mem_host.c), fixture-tested --- */
 
 void mem_read_host(const char *root, struct mem_host *h);
+/*
+ * N of the N-thread run: override (--mem-threads) when not 0, else the
+ * effective CPUs, the affinity mask cut by the cgroup CPU quota rounded
+ * up (as the cpu module); *source says which ("--mem-threads",
+ * "cgroup quota", "affinity").
+ */
+unsigned mem_threads(const char *root, unsigned affinity, unsigned override, const char **source);
 /* Counters at the start; mem_signs_end adds the deltas over `seconds` and the flags. */
 struct mem_signs_start {
 	struct mu64 pswpin;

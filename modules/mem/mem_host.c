@@ -1,21 +1,21 @@
 /*
  * mem_host.c — what the mem module reads below ctx->root: cache sizes
  * (sysfs cache index dirs of cpu0), MemAvailable, the memory cgroup's
- * limit, and the oversell signs (virtio_balloon, KSM, swap, swap-in,
- * /proc/pressure/memory). Every reader leaves "unknown" when its file is
- * absent, so fixture trees can stand in for /proc and /sys.
+ * limit, and the oversell signs over the module's run (the snapshot from
+ * core/host_mem.c, plus swap-in and stall time during it). Every reader
+ * leaves "unknown" when its file is absent, so fixture trees can stand in
+ * for /proc and /sys.
  */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "core/cgroup_limits.h"
+#include "core/host_mem.h"
 #include "mem.h"
 
-#define MEM_PSI_FLAG_AVG10 1.0   /* % of time some task stalled on memory */
 #define MEM_PSI_FLAG_FRAC 0.01   /* stall share of the module's run */
-#define MEM_CG_NONE (1ULL << 60) /* v1 "no limit" is near 2^63 */
 
 static FILE *open_at(const char *root, const char *rel)
 {
@@ -24,15 +24,6 @@ static FILE *open_at(const char *root, const char *rel)
 	if (snprintf(path, sizeof(path), "%s%s", root, rel) >= (int)sizeof(path))
 		return NULL;
 	return fopen(path, "re");
-}
-
-static bool exists_at(const char *root, const char *rel)
-{
-	char path[PATH_MAX];
-
-	if (snprintf(path, sizeof(path), "%s%s", root, rel) >= (int)sizeof(path))
-		return false;
-	return access(path, F_OK) == 0;
 }
 
 /* First line of a small file, trailing space cut; false when absent or empty. */
@@ -112,65 +103,34 @@ static void read_caches(const char *root, struct mem_host *h)
 	}
 }
 
-/* The process's memory cgroup: the lowest limit on the way up, and that group's usage. */
+/* The memory cgroup's lowest limit on the way up, and that group's usage. */
 static void read_cgroup(const char *root, struct mem_host *h)
 {
-	FILE *f = open_at(root, "/proc/self/cgroup");
-	char line[1024], dir[PATH_MAX], path[PATH_MAX] = "";
-	bool v1 = false;
+	struct cgroup_mem_limit m;
 
-	if (!f)
+	cgroup_mem_limit(root, &m);
+	if (!m.limited)
 		return;
-	while (fgets(line, sizeof(line), f)) {
-		char *a = strchr(line, ':'), *b = a ? strchr(a + 1, ':') : NULL;
+	h->cg_limit = mu64_of(m.limit);
+	if (m.used_ok)
+		h->cg_used = mu64_of(m.used);
+}
 
-		if (!b)
-			continue;
-		b[strcspn(b, "\n")] = '\0';
-		*b = '\0';
-		if (strcmp(a + 1, "") == 0 && !path[0]) {
-			snprintf(path, sizeof(path), "%s", b + 1);
-		} else if (strstr(a + 1, "memory")) {
-			snprintf(path, sizeof(path), "%s", b + 1);
-			v1 = true;
-			break;
-		}
-	}
-	fclose(f);
-	if (!path[0])
-		return;
-	for (;;) {
-		char rel[PATH_MAX + 64], buf[64];
-		uint64_t lim = 0, cur = 0, file = 0;
-		char *slash;
-		int n = snprintf(dir, sizeof(dir), "/sys/fs/cgroup%s%s", v1 ? "/memory" : "",
-				 strcmp(path, "/") ? path : "");
+unsigned mem_threads(const char *root, unsigned affinity, unsigned override, const char **source)
+{
+	struct cgroup_cpu_quota q;
+	unsigned n;
 
-		if (n >= (int)sizeof(dir))
-			return;
-		snprintf(rel, sizeof(rel), "%s/%s", dir, v1 ? "memory.limit_in_bytes" : "memory.max");
-		if (read_line(root, rel, buf, sizeof(buf)) && strcmp(buf, "max") != 0) {
-			lim = strtoull(buf, NULL, 10);
-			if (lim && lim < MEM_CG_NONE && (!h->cg_limit.ok || lim < h->cg_limit.v)) {
-				snprintf(rel, sizeof(rel), "%s/%s", dir,
-					 v1 ? "memory.usage_in_bytes" : "memory.current");
-				read_u64(root, rel, &cur);
-				snprintf(rel, sizeof(rel), "%s/memory.stat", dir);
-				read_key(root, rel, v1 ? "total_cache" : "file", &file);
-				h->cg_limit = mu64_of(lim);
-				h->cg_used = mu64_of(cur > file ? cur - file : 0);
-			}
-		}
-		if (strcmp(path, "/") == 0 || !path[0])
-			return;
-		slash = strrchr(path, '/');
-		if (!slash)
-			return;
-		if (slash == path)
-			path[1] = '\0';
-		else
-			*slash = '\0';
+	if (affinity == 0)
+		affinity = 1;
+	if (override) {
+		*source = "--mem-threads";
+		return override;
 	}
+	cgroup_cpu_quota(root, &q);
+	n = cgroup_effective_cpus(affinity, q.limited ? q.cpus : 0);
+	*source = n < affinity ? "cgroup quota" : "affinity";
+	return n;
 }
 
 void mem_read_host(const char *root, struct mem_host *h)
@@ -179,94 +139,53 @@ void mem_read_host(const char *root, struct mem_host *h)
 
 	memset(h, 0, sizeof(*h));
 	read_caches(root, h);
+	if (h->llc.ok)
+		h->cache_source = "sysfs";
+	else if (!root[0] && mem_cpuid_caches(h)) /* a fixture root stands for another machine */
+		h->cache_source = "cpuid";
 	if (read_key(root, "/proc/meminfo", "MemAvailable", &kb))
 		h->avail = mu64_of(kb * 1024);
 	read_cgroup(root, h);
 }
 
-/* "some avg10=0.00 avg60=0.00 avg300=0.00 total=9209" */
-static bool psi_line(const char *root, const char *kind, double *avg10, double *total_us)
-{
-	FILE *f = open_at(root, "/proc/pressure/memory");
-	char line[256];
-	bool ok = false;
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f)) {
-		char k[8];
-		unsigned long long tot;
-
-		if (sscanf(line, "%7s avg10=%lf avg60=%*f avg300=%*f total=%llu", k, avg10, &tot) == 3 &&
-		    strcmp(k, kind) == 0) {
-			*total_us = (double)tot;
-			ok = true;
-			break;
-		}
-	}
-	fclose(f);
-	return ok;
-}
-
 void mem_signs_begin(const char *root, struct mem_signs_start *s0)
 {
-	uint64_t v;
-	double a, t;
+	struct host_mem_signs h;
 
-	memset(s0, 0, sizeof(*s0));
-	if (read_key(root, "/proc/vmstat", "pswpin", &v))
-		s0->pswpin = mu64_of(v);
-	if (psi_line(root, "some", &a, &t))
-		s0->psi_some_total_us = mdbl_of(t);
+	host_mem_read(root, &h);
+	s0->pswpin = h.pswpin;
+	s0->psi_some_total_us = h.psi_some_total_us;
 }
 
 void mem_signs_end(const char *root, const struct mem_signs_start *s0, double seconds,
 		   struct mem_signs *s)
 {
-	uint64_t v, free_kb;
-	double a, t;
-	char buf[32];
+	struct host_mem_signs h;
 
 	memset(s, 0, sizeof(*s));
-	if (exists_at(root, "/sys/module/virtio_balloon") ||
-	    exists_at(root, "/sys/bus/virtio/drivers/virtio_balloon"))
-		s->balloon = MB_TRUE;
-	else if (exists_at(root, "/sys/module") || exists_at(root, "/sys/bus/virtio"))
-		s->balloon = MB_FALSE;
-	if (read_line(root, "/sys/kernel/mm/ksm/run", buf, sizeof(buf)))
-		s->ksm_run = mbool_of(strcmp(buf, "1") == 0);
-	if (read_u64(root, "/sys/kernel/mm/ksm/pages_sharing", &v))
-		s->ksm_pages_sharing = mu64_of(v);
-	if (read_key(root, "/proc/meminfo", "SwapTotal", &v) &&
-	    read_key(root, "/proc/meminfo", "SwapFree", &free_kb)) {
-		s->swap_total = mu64_of(v * 1024);
-		s->swap_used = mu64_of(v > free_kb ? (v - free_kb) * 1024 : 0);
-	}
-	if (s0->pswpin.ok && read_key(root, "/proc/vmstat", "pswpin", &v)) {
-		s->swapin_pages = mu64_of(v >= s0->pswpin.v ? v - s0->pswpin.v : 0);
+	host_mem_read(root, &h);
+	s->balloon = h.balloon;
+	s->ksm_run = h.ksm_run;
+	s->ksm_pages_sharing = h.ksm_pages_sharing;
+	s->swap_total = h.swap_total;
+	s->swap_used = h.swap_used;
+	s->psi_some_avg10 = h.psi_some_avg10;
+	s->psi_full_avg10 = h.psi_full_avg10;
+	if (s0->pswpin.ok && h.pswpin.ok) {
+		s->swapin_pages = mu64_of(h.pswpin.v >= s0->pswpin.v ? h.pswpin.v - s0->pswpin.v : 0);
 		if (seconds > 0)
 			s->swapin_per_s = mdbl_of((double)s->swapin_pages.v / seconds);
 	}
-	if (psi_line(root, "some", &a, &t)) {
-		s->psi_some_avg10 = mdbl_of(a);
-		if (s0->psi_some_total_us.ok)
-			s->psi_some_ms = mdbl_of(t >= s0->psi_some_total_us.v ?
-						 (t - s0->psi_some_total_us.v) / 1000.0 : 0);
-	}
-	if (psi_line(root, "full", &a, &t))
-		s->psi_full_avg10 = mdbl_of(a);
+	if (s0->psi_some_total_us.ok && h.psi_some_total_us.ok)
+		s->psi_some_ms = mdbl_of(h.psi_some_total_us.v >= s0->psi_some_total_us.v ?
+					 (h.psi_some_total_us.v - s0->psi_some_total_us.v) / 1000.0 : 0);
 
-	if (s->balloon == MB_TRUE)
-		mem_flag(s, "virtio_balloon loaded: the host can take memory back");
-	if (s->ksm_run == MB_TRUE)
-		mem_flag(s, "KSM active (%llu pages sharing): memory is deduplicated",
-			 (unsigned long long)(s->ksm_pages_sharing.ok ? s->ksm_pages_sharing.v : 0));
-	if (s->swap_used.ok && s->swap_used.v > 0)
-		mem_flag(s, "swap in use: %llu MiB", (unsigned long long)(s->swap_used.v >> 20));
+	/* the snapshot's signs as sysinfo words them, then what the run itself saw */
+	s->nflags = host_mem_flags(&h, false, s->flags, MEM_MAX_FLAGS);
 	if (s->swapin_pages.ok && s->swapin_pages.v > 0)
 		mem_flag(s, "%llu pages swapped in during the memory test",
 			 (unsigned long long)s->swapin_pages.v);
-	if ((s->psi_some_avg10.ok && s->psi_some_avg10.v >= MEM_PSI_FLAG_AVG10) ||
+	if ((s->psi_some_avg10.ok && s->psi_some_avg10.v >= HOST_MEM_PSI_FLAG_AVG10) ||
 	    (s->psi_some_ms.ok && seconds > 0 &&
 	     s->psi_some_ms.v / 1000.0 >= MEM_PSI_FLAG_FRAC * seconds))
 		mem_flag(s, "memory pressure: some avg10 %.2f%%, %.0f ms stalled during the test",

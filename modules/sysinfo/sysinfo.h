@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "core/fsinfo.h"
+#include "core/host_mem.h"
 #include "core/options.h"
 #include "core/value.h"
 
@@ -42,6 +43,8 @@ struct sys_cpu {
 	char virt_flag_name[8];    /* "vmx", "svm" */
 };
 
+#define SYS_MEM_FLAGS 4
+
 struct sys_mem {
 	struct mu64 ram_total, ram_used, ram_avail;
 	bool avail_estimated;      /* no MemAvailable: MemFree + Buffers + Cached */
@@ -49,6 +52,10 @@ struct sys_mem {
 	enum mbool cgroup_limited; /* memory.max / limit_in_bytes set */
 	struct mu64 cgroup_limit;  /* bytes, when limited */
 	char cgroup_source[24];
+	struct host_mem_signs signs;  /* oversell signs now: balloon, KSM, swap, PSI */
+	unsigned nflags;
+	char flags[SYS_MEM_FLAGS][HOST_MEM_FLAG_LEN]; /* the signs seen, in words */
+	char signs_unknown[48];       /* "balloon, KSM, swap, pressure": not readable here */
 };
 
 struct sys_dir {

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cgroup_limits.h"
 #include "sysinfo_priv.h"
 
 #define MAX_ARM_IDS 4
@@ -316,67 +317,10 @@ static void cpu_usable(const char *root, struct sys_cpu *cpu)
 	}
 }
 
-struct quota_walk {
-	bool seen;        /* some level had a readable setting */
-	bool limited;
-	double cpus;
-	int version;
-};
-
-static bool quota_level(const char *root, const char *dir, int ver, void *arg)
-{
-	struct quota_walk *q = arg;
-	char rel[PATH_MAX + 32], buf[64], pbuf[64];
-	uint64_t quota, period;
-	bool lim = false;
-
-	if (ver == 2) {
-		char *sp;
-
-		snprintf(rel, sizeof(rel), "%s/cpu.max", dir);
-		if (si_read_line(root, rel, buf, sizeof(buf)) < 0)
-			return true;
-		sp = strchr(buf, ' ');
-		if (!sp)
-			return true;
-		*sp = '\0';
-		if (strcmp(buf, "max") == 0) {
-			q->seen = true;
-			return true;
-		}
-		if (!si_parse_u64(buf, &quota) || !si_parse_u64(sp + 1, &period))
-			return true;
-		lim = true;
-	} else {
-		snprintf(rel, sizeof(rel), "%s/cpu.cfs_quota_us", dir);
-		if (si_read_line(root, rel, buf, sizeof(buf)) < 0)
-			return true;
-		if (strcmp(buf, "-1") == 0) {
-			q->seen = true;
-			return true;
-		}
-		snprintf(rel, sizeof(rel), "%s/cpu.cfs_period_us", dir);
-		if (!si_parse_u64(buf, &quota) || si_read_line(root, rel, pbuf, sizeof(pbuf)) < 0 ||
-		    !si_parse_u64(pbuf, &period))
-			return true;
-		lim = true;
-	}
-	if (lim && period > 0 && quota > 0) {
-		double c = (double)quota / (double)period;
-
-		q->seen = true;
-		if (!q->limited || c < q->cpus)
-			q->cpus = c;
-		q->limited = true;
-	}
-	q->version = ver;
-	return true;
-}
-
 void si_cpu(const char *root, struct sys_cpu *cpu)
 {
 	struct cpuinfo_scan sc;
-	struct quota_walk q = { 0 };
+	struct cgroup_cpu_quota q;
 	char buf[4096];
 	uint64_t khz;
 	int n;
@@ -392,7 +336,8 @@ void si_cpu(const char *root, struct sys_cpu *cpu)
 		cpu->online = mu64_of(sc.nproc);
 	cpu_usable(root, cpu);
 
-	if (si_cgroup_walk(root, "cpu", quota_level, &q) == 0 && q.seen) {
+	cgroup_cpu_quota(root, &q);
+	if (q.version && q.seen) {
 		cpu->quota_limited = mbool_of(q.limited);
 		if (q.limited)
 			cpu->quota_cpus = mdbl_of(q.cpus);

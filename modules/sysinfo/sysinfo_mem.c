@@ -1,16 +1,16 @@
 /*
  * sysinfo_mem.c — RAM and swap from /proc/meminfo, the cgroup memory
- * limit from memory.max (v2) or memory.limit_in_bytes (v1). lxcfs can
- * serve an empty or zeroed meminfo: that is unknown, never 0 bytes.
+ * limit from memory.max (v2) or memory.limit_in_bytes (v1), the oversell
+ * signs (core/host_mem.c, as the mem module reads them). lxcfs can serve an
+ * empty or zeroed meminfo: that is unknown, never 0 bytes.
  */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "core/cgroup_limits.h"
+#include "core/host_mem.h"
 #include "sysinfo_priv.h"
-
-/* v1 "no limit" is LONG_MAX rounded down to a page, e.g. 9223372036854771712 */
-#define CG1_UNLIMITED (1ULL << 62)
 
 enum { MI_TOTAL, MI_FREE, MI_AVAIL, MI_BUFFERS, MI_CACHED, MI_SWTOTAL, MI_SWFREE, MI_N };
 
@@ -74,40 +74,30 @@ static void meminfo(const char *root, struct sys_mem *mem)
 	}
 }
 
-struct memcg_walk {
-	bool seen, limited;
-	uint64_t limit;
-	int version;
-};
-
-static bool memcg_level(const char *root, const char *dir, int ver, void *arg)
+/* Which signs could not be read, so "none seen" does not claim more than was looked at. */
+static void unknown_signs(const struct host_mem_signs *s, char *buf, size_t n)
 {
-	struct memcg_walk *w = arg;
-	char rel[PATH_MAX + 32], buf[64];
-	uint64_t v;
+	const char *name[4] = { "balloon", "KSM", "swap", "pressure" };
+	bool unknown[4] = { s->balloon == MB_UNKNOWN, s->ksm_run == MB_UNKNOWN, !s->swap_used.ok,
+			    !s->psi_some_avg10.ok };
+	size_t len = 0;
 
-	snprintf(rel, sizeof(rel), "%s/%s", dir, ver == 2 ? "memory.max" : "memory.limit_in_bytes");
-	if (si_read_line(root, rel, buf, sizeof(buf)) < 0)
-		return true;
-	if (ver == 2 && strcmp(buf, "max") == 0) {
-		w->seen = true;
-	} else if (si_parse_u64(buf, &v) && v > 0) {
-		w->seen = true;
-		if (!(ver == 1 && v >= CG1_UNLIMITED) && (!w->limited || v < w->limit)) {
-			w->limited = true;
-			w->limit = v;
-		}
-	}
-	w->version = ver;
-	return true;
+	buf[0] = '\0';
+	for (int i = 0; i < 4; i++)
+		if (unknown[i] && len < n)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? ", " : "", name[i]);
 }
 
 void si_mem(const char *root, struct sys_mem *mem)
 {
-	struct memcg_walk w = { 0 };
+	struct cgroup_mem_limit w;
 
 	meminfo(root, mem);
-	if (si_cgroup_walk(root, "memory", memcg_level, &w) == 0 && w.seen) {
+	host_mem_read(root, &mem->signs);
+	mem->nflags = host_mem_flags(&mem->signs, true, mem->flags, SYS_MEM_FLAGS);
+	unknown_signs(&mem->signs, mem->signs_unknown, sizeof(mem->signs_unknown));
+	cgroup_mem_limit(root, &w);
+	if (w.version && w.seen) {
 		mem->cgroup_limited = mbool_of(w.limited);
 		if (w.limited)
 			mem->cgroup_limit = mu64_of(w.limit);

@@ -39,11 +39,4 @@ void si_mem(const char *root, struct sys_mem *mem);
 void si_net(const char *root, struct sys_net *net);
 void si_virt(const char *root, const char *kernel, struct sysinfo *si);
 
-/* cgroup lookups (sysinfo_cgroup.c). */
-/* Calls fn for the process's cgroup directory of controller ctl ("cpu",
- * "memory"), then each parent up to the mount root, with the directory
- * relative to root and the cgroup version; stops when fn returns false. */
-typedef bool (*si_cg_fn)(const char *root, const char *dir, int version, void *arg);
-int si_cgroup_walk(const char *root, const char *ctl, si_cg_fn fn, void *arg);
-
 #endif
