@@ -9,7 +9,8 @@
 # "# run-all: alone" and runs afterwards with nothing beside it; one that
 # takes minutes says "# run-all: long" and starts first, so the others
 # fill the time beside it.
-# TEST_JOBS=1 runs everything one after another.
+# TEST_JOBS=1 runs everything one after another. The static binary's tests
+# run alone too: CI builds the binary during the shared part.
 cd "$(dirname "$0")/.." || exit 1
 export VPSBENCH_SRCDIR=$PWD
 jobs_max=${TEST_JOBS:-2}
@@ -50,6 +51,15 @@ for t in "${shared[@]}"; do
 	running=$((running + 1))
 done
 wait
+# RUN_ALL_BEFORE_ALONE: a command to finish first (CI links the static
+# binary it built beside the shared part here); its failure counts as one
+if [ -n "${RUN_ALL_BEFORE_ALONE:-}" ]; then
+	echo "== before the alone part: $RUN_ALL_BEFORE_ALONE"
+	if ! bash -c "$RUN_ALL_BEFORE_ALONE"; then
+		echo "FAIL the command before the alone part"
+		fail=$((fail + 1))
+	fi
+fi
 for t in "${alone[@]}"; do run_one "$t"; done
 
 # reports in a fixed order, whatever order they finished in

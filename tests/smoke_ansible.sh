@@ -1,5 +1,5 @@
-# smoke_ansible.sh — contrib/ansible/vpsbench.yml end to end over real SSH:
 # run-all: long (see tests/run-all.sh)
+# smoke_ansible.sh — contrib/ansible/vpsbench.yml end to end over real SSH:
 # Debian's sshd on 127.0.0.2, .3 and .4 (loopback only; a throwaway host
 # key and user key in a temp dir), an inventory of those three nodes, real
 # ansible-playbook with a short run. Checks: three reports fetched with

@@ -1,5 +1,5 @@
-# smoke_rand_edges.sh — rand on the edges a VPS has (issue 14): io_uring
 # run-all: alone (see tests/run-all.sh): its checks need the machine to itself
+# smoke_rand_edges.sh — rand on the edges a VPS has (issue 14): io_uring
 # without IORING_FEAT_EXT_ARG (kernels 5.5-5.10, through the
 # VPSBENCH_URING_MASK_FEATURES seam), io_uring refused by a seccomp filter
 # (as Docker's default profile does) and by kernel.io_uring_disabled=2
