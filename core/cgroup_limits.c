@@ -11,6 +11,7 @@
 
 #include "cgroup.h"
 #include "cgroup_limits.h"
+#include "root_read.h"
 
 /* v1 "no limit" is LONG_MAX rounded down to a page, e.g. 9223372036854771712 */
 #define CG1_MEM_UNLIMITED (1ULL << 62)
@@ -32,21 +33,10 @@ static bool parse_u64(const char *s, uint64_t *v)
 	return true;
 }
 
-/* A one-line file with trailing whitespace cut; false when absent or empty. */
+/* A one-line cgroup file, cut as root_cut_line does; false when absent or empty. */
 static bool read_line(const char *root, const char *dir, const char *name, char *buf, size_t n)
 {
-	long len = cgroup_read(root, dir, name, buf, n);
-	char *nl;
-
-	if (len <= 0)
-		return false;
-	nl = strchr(buf, '\n');
-	if (nl)
-		*nl = '\0';
-	len = (long)strlen(buf);
-	while (len > 0 && isspace((unsigned char)buf[len - 1]))
-		buf[--len] = '\0';
-	return len > 0;
+	return cgroup_read(root, dir, name, buf, n) > 0 && root_cut_line(buf);
 }
 
 static bool quota_level(const char *root, const char *dir, int ver, void *arg)

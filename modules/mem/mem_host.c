@@ -6,76 +6,15 @@
  * leaves "unknown" when its file is absent, so fixture trees can stand in
  * for /proc and /sys.
  */
-#include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/cgroup_limits.h"
 #include "core/host_mem.h"
+#include "core/root_read.h"
 #include "mem.h"
 
 #define MEM_PSI_FLAG_FRAC 0.01   /* stall share of the module's run */
-
-static FILE *open_at(const char *root, const char *rel)
-{
-	char path[PATH_MAX];
-
-	if (snprintf(path, sizeof(path), "%s%s", root, rel) >= (int)sizeof(path))
-		return NULL;
-	return fopen(path, "re");
-}
-
-/* First line of a small file, trailing space cut; false when absent or empty. */
-static bool read_line(const char *root, const char *rel, char *buf, size_t n)
-{
-	FILE *f = open_at(root, rel);
-	size_t len;
-
-	if (!f)
-		return false;
-	if (!fgets(buf, (int)n, f))
-		buf[0] = '\0';
-	fclose(f);
-	len = strlen(buf);
-	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
-		buf[--len] = '\0';
-	return len > 0;
-}
-
-static bool read_u64(const char *root, const char *rel, uint64_t *v)
-{
-	char buf[64], *end;
-
-	if (!read_line(root, rel, buf, sizeof(buf)))
-		return false;
-	*v = strtoull(buf, &end, 10);
-	return end != buf && *end == '\0';
-}
-
-/* "key value" lines (/proc/meminfo with "key:", /proc/vmstat, memory.stat). */
-static bool read_key(const char *root, const char *rel, const char *key, uint64_t *v)
-{
-	FILE *f = open_at(root, rel);
-	char line[256];
-	size_t kl = strlen(key);
-	bool ok = false;
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, kl) == 0 && (line[kl] == ' ' || line[kl] == ':' ||
-						     line[kl] == '\t')) {
-			char *p = line + kl + (line[kl] == ':'), *end;
-
-			*v = strtoull(p, &end, 10);
-			ok = end != p;
-			break;
-		}
-	}
-	fclose(f);
-	return ok;
-}
 
 static void read_caches(const char *root, struct mem_host *h)
 {
@@ -84,13 +23,13 @@ static void read_caches(const char *root, struct mem_host *h)
 		uint64_t level, bytes;
 
 		snprintf(rel, sizeof(rel), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
-		if (!read_u64(root, rel, &level))
+		if (!root_read_u64(root, rel, &level))
 			continue;
 		snprintf(rel, sizeof(rel), "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
-		if (read_line(root, rel, buf, sizeof(buf)) && strcmp(buf, "Instruction") == 0)
+		if (root_read_line(root, rel, buf, sizeof(buf)) && strcmp(buf, "Instruction") == 0)
 			continue;
 		snprintf(rel, sizeof(rel), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-		if (!read_line(root, rel, buf, sizeof(buf)) || !mem_parse_cache_size(buf, &bytes))
+		if (!root_read_line(root, rel, buf, sizeof(buf)) || !mem_parse_cache_size(buf, &bytes))
 			continue;
 		if (level == 1)
 			h->l1d = mu64_of(bytes);
@@ -143,7 +82,7 @@ void mem_read_host(const char *root, struct mem_host *h)
 		h->cache_source = "sysfs";
 	else if (!root[0] && mem_cpuid_caches(h)) /* a fixture root stands for another machine */
 		h->cache_source = "cpuid";
-	if (read_key(root, "/proc/meminfo", "MemAvailable", &kb))
+	if (root_read_key(root, "/proc/meminfo", "MemAvailable", &kb))
 		h->avail = mu64_of(kb * 1024);
 	read_cgroup(root, h);
 }
