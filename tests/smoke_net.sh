@@ -273,20 +273,9 @@ mark "schema"
 # the transfer after data (partial, labelled); a 404 and a server that never
 # answers are their own rows.
 if command -v nginx >/dev/null && command -v curl >/dev/null; then
-	mkdir -p "$TMP/www" "$TMP/ngx"
+	tests/helpers/nginx_conf.sh "$TMP" 198.18.0.2:8080
 	head -c 150000000 /dev/urandom > "$TMP/www/f.bin"
-	# nginx's workers run as www-data: the test dir (mktemp, 0700) must be readable
-	chmod a+rx "$TMP" "$TMP/www" && chmod a+r "$TMP/www/f.bin"
-	cat > "$TMP/nginx.conf" <<NGX
-daemon off; worker_processes 1; pid $TMP/ngx/pid; error_log $TMP/ngx/err.log;
-events { worker_connections 64; }
-http {
-	access_log off; sendfile on; default_type application/octet-stream;
-	client_body_temp_path $TMP/ngx/b; proxy_temp_path $TMP/ngx/p; fastcgi_temp_path $TMP/ngx/f;
-	uwsgi_temp_path $TMP/ngx/u; scgi_temp_path $TMP/ngx/s;
-	server { listen 198.18.0.2:8080; root $TMP/www; }
-}
-NGX
+	chmod a+r "$TMP/www/f.bin"
 	ins nginx -c "$TMP/nginx.conf" -p "$TMP/ngx" &
 	wait_port $S 8080 || t_fail "nginx did not start" "$(cat "$TMP/ngx/err.log" 2>/dev/null)"
 	U=http://198.18.0.2:8080/f.bin

@@ -46,20 +46,9 @@ cli() { inc iperf3 -c 198.18.1.2 -P 8 -t "$TIME" -J "$@" | python3 -c \
 # HTTP: nginx serving a sparse file (served from the page cache, larger
 # than TIME seconds at the highest rate; the time cap ends each transfer).
 if [ "$HTTP" = 1 ] && command -v nginx >/dev/null && command -v curl >/dev/null; then
-	mkdir -p "$TMP/www" "$TMP/ngx"
+	tests/helpers/nginx_conf.sh "$TMP" 198.18.1.2:8080
 	truncate -s 4G "$TMP/www/f.bin"
-	# nginx's workers run as www-data: the test dir (mktemp, 0700) must be readable
-	chmod a+rx "$TMP" "$TMP/www" && chmod a+r "$TMP/www/f.bin"
-	cat > "$TMP/nginx.conf" <<NGX
-daemon off; worker_processes 1; pid $TMP/ngx/pid; error_log $TMP/ngx/err.log;
-events { worker_connections 64; }
-http {
-	access_log off; sendfile on; default_type application/octet-stream;
-	client_body_temp_path $TMP/ngx/b; proxy_temp_path $TMP/ngx/p; fastcgi_temp_path $TMP/ngx/f;
-	uwsgi_temp_path $TMP/ngx/u; scgi_temp_path $TMP/ngx/s;
-	server { listen 198.18.1.2:8080; root $TMP/www; }
-}
-NGX
+	chmod a+r "$TMP/www/f.bin"
 	ip netns exec $S nginx -c "$TMP/nginx.conf" -p "$TMP/ngx" &
 	wait_port 8080
 else
