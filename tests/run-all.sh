@@ -30,12 +30,17 @@ echo "== unit and fixture tests (ASan/UBSan)"
 cat "$logs/unit"; tally "$logs/unit" unit
 [ $rc -ne 0 ] && ! grep -q ' failed' "$logs/unit" && fail=$((fail+1))
 
-# run_one SCRIPT: its output in $logs/NAME.log, its seconds in $logs/NAME.s
+# run_one SCRIPT: its output in $logs/NAME.log; in $logs/NAME.s its wall
+# seconds and the CPU seconds (user+sys) it and its children used
 run_one() {
-	local n t0=$SECONDS
+	local n t0=$SECONDS cpu
 	n=$(basename "$1" .sh)
 	bash "$1" > "$logs/$n.log" 2>&1
-	echo $((SECONDS - t0)) > "$logs/$n.s"
+	# times (in this shell: a pipe or $() would fork and see no children):
+	# line 2 is the children's "XmY.YYYs XmY.YYYs" (user, sys)
+	times > "$logs/$n.times"
+	cpu=$(sed -n 2p "$logs/$n.times" | awk '{ s = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); s += a[1] * 60 + a[2] } printf "%d", s + 0.5 }')
+	echo "$((SECONDS - t0)) ${cpu:-?}" > "$logs/$n.s"
 }
 long=(); shared=(); alone=()
 for t in tests/smoke_*.sh tests/fuzz/smoke.sh; do
@@ -68,10 +73,10 @@ for t in "${shared[@]}" "${alone[@]}"; do
 	n=$(basename "$t" .sh)
 	echo "== $t"
 	cat "$logs/$n.log"; tally "$logs/$n.log" "$t"
-	times="$times$(cat "$logs/$n.s" 2>/dev/null || echo '?') $t"$'\n'
+	times="$times$(cat "$logs/$n.s" 2>/dev/null || echo '? ?') $t"$'\n'
 done
 echo
-echo "slowest (seconds; $jobs_max at a time, then ${#alone[@]} alone; $((SECONDS - start)) s in all):"
-printf '%s' "$times" | sort -rn | head -n 8 | sed 's/^/  /'
+echo "scripts by wall seconds, with the CPU seconds each used ($jobs_max at a time, then ${#alone[@]} alone; $((SECONDS - start)) s in all):"
+printf '%s' "$times" | sort -rn | awk '{ printf "  %4s s  cpu %4s s  %s\n", $1, $2, $3 }'
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
