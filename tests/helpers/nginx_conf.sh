@@ -3,7 +3,7 @@
 # (nginx-light) serving DIR/www on ADDR:PORT in the foreground, with every
 # path (pid, logs, temp dirs) under DIR/ngx, and makes DIR readable to
 # nginx's www-data workers (mktemp dirs are 0700). Start it with
-# `nginx -c DIR/nginx.conf -p DIR/ngx`. Used by tests/smoke_net.sh and
+# `nginx -c DIR/nginx.conf -p DIR/ngx`. Used by tests/helpers/net_ns.sh and
 # tests/compare/vs-iperf3.sh.
 set -eu
 d=$1 listen=$2

@@ -1,0 +1,195 @@
+#!/bin/bash
+# smoke_net_rows.sh — the opt-in net module's rows and refusals, which need
+# no quiet machine: bad input (one line naming the option, exit 1, nothing
+# sent), a default run that opens no inet socket (strace -f), and on a
+# private link shaped to 200 Mbit/s (tests/helpers/net_ns.sh: network
+# namespaces, a veth pair addressed from 198.18.0.0/15 and 2001:db8::/32,
+# Debian's iperf3 -s and nginx on the far side): a busy server, a closed
+# port, a name that does not resolve, a server that never answers, an
+# IPv6-only namespace, HTTP 404 and stall rows. Nothing here reaches any
+# address outside this machine. The namespace parts are root only and skip
+# cleanly otherwise. The figures against iperf3 and curl: smoke_net.sh.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+
+# Bad input: one line naming the option, exit 1, nothing sent (no root
+# needed; strace -f shows no inet socket and no connect when it is there).
+have_strace=0; command -v strace >/dev/null && have_strace=1
+# inet_sockets TRACE: the socket()/connect() lines of a trace that are not
+# AF_UNIX or AF_NETLINK (the only kinds an offline run may open)
+inet_sockets() { grep -v 'AF_UNIX\|AF_NETLINK' "$1" | grep 'socket(\|connect('; }
+BT=$(t_tmpdir)
+for a in "--net-server 198.18.0.2:0" "--net-server 198.18.0.2:5210-5200" "--net-server 198.18.0.2:70000" \
+	 "--net-server [2001:db8::2" "--net-server 2001:db8::2]" "--net-server [2001:db8::2]x" \
+	 "--net-server 2001:db8::2" "--net-streams 0" "--net-streams 129" "--net-streams -1" "--net-streams x" \
+	 "--net-time 0" "--net-url ftp://198.18.0.2/x" "--net-url file:///etc/passwd" "--net-url http://" \
+	 "--net-conns 33"; do
+	opt=${a%% *}
+	# shellcheck disable=SC2086
+	out=$($VPSBENCH --only net --net $a 2>&1 >/dev/null); rc=$?
+	: > "$BT/trace"
+	# again under strace (LeakSanitizer cannot run under ptrace)
+	# shellcheck disable=SC2086
+	[ $have_strace = 1 ] && ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=socket,connect -o "$BT/trace" \
+		$VPSBENCH --only net --net $a >/dev/null 2>&1
+	sent=$(inet_sockets "$BT/trace")
+	if [ $rc -eq 1 ] && [ -n "$out" ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
+	   printf '%s' "$out" | grep -q -- "$opt" && [ -z "$sent" ]; then
+		t_ok "bad input '$a': one line naming $opt, exit 1, no socket"
+	else
+		t_fail "bad input '$a'" "rc=$rc out=$out sockets=$sent"
+	fi
+done
+rm -rf "$BT"
+out=$($VPSBENCH --only net --net-server 198.18.0.2 2>&1 >/dev/null); rc=$?
+[ $rc -eq 1 ] && echo "$out" | grep -q 'need --net' && t_ok "--net-server without --net: exit 1" ||
+	t_fail "--net-server without --net" "rc=$rc $out"
+$VPSBENCH --help | grep -q -- '--net-server' && t_ok "--help lists --net-server" || t_fail "--help"
+
+# The module is opt-in: not in the default run, and a default run (every
+# default module, sizes and times cut short) makes no inet socket and no
+# connect at all (strace -f sees every process and thread).
+if [ $have_strace = 1 ]; then
+	d=$(t_tmpdir)
+	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=socket,connect -o "$d/trace" $VPSBENCH --dir "$d" --quiet --json \
+		--cpu-time 100ms --mem-size 1M --seq-runs 1 --seq-size 8M --size 8M --runtime 1s --ramp 0s \
+		> "$d/r.json" 2>"$d/err"; rc=$?
+	sent=$(inet_sockets "$d/trace")
+	if [ $rc -eq 0 ] && [ -z "$sent" ]; then
+		t_ok "default run (no --net): no inet socket, no connect (strace -f)"
+	else
+		t_fail "default run: no socket" "rc=$rc $(echo "$sent" | head -3) $(tail -2 "$d/err")"
+	fi
+	t_json "$d/r.json" '"net" not in j' '"net" not in j["modules"]' \
+		'all(m in j["modules"] for m in ("sysinfo", "seq", "rand", "cpu", "mem"))' &&
+		t_ok "default run: every default module ran, net did not" || t_fail "default run: net not run"
+	# the check can fail: a --net run to a closed port on loopback shows its connects
+	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=socket,connect -o "$d/trace2" $VPSBENCH --only net --net --net-time 1 \
+		--net-server 127.0.0.1:1 --quiet --json > /dev/null 2>&1
+	inet_sockets "$d/trace2" | grep -q 'connect(.*127\.0\.0\.1' &&
+		t_ok "strace check sees a --net run's connects" || t_fail "strace check sees connects" "$(head -3 "$d/trace2")"
+	rm -rf "$d"
+else
+	t_skip "no socket without --net" "strace missing"
+fi
+
+. tests/helpers/net_ns.sh
+why=$(net_ns_skip_reason)
+if [ -n "$why" ]; then t_skip "net namespaces" "$why"; t_summary smoke_net_rows; exit; fi
+TMP=${NET_TMP:-$(t_tmpdir)}
+net_ns_up 200mbit; rc=$?
+if [ $rc -ne 0 ]; then
+	[ $rc -eq 2 ] && t_skip "net namespaces" "cannot build the veth link: $(head -1 "$TMP/setup.err")" ||
+		t_fail "net namespaces" "$(head -3 "$TMP/setup.err")"
+	t_summary smoke_net_rows; exit
+fi
+
+# 2. One busy server (another client holds it), one closed port, one good
+# server: busy after 3 tries, "connection refused" in its row, the good one
+# measured (sharing the link with the busy server's client), exit 0. A busy
+# row never carries a 0.
+ip netns exec $C iperf3 -c 198.18.0.2 -p 5202 -t 60 >/dev/null 2>&1 &
+hog=$!
+sleep 2
+inc $VPSBENCH --only net --net --net-time 1 --quiet --json \
+	--net-server 198.18.0.2:5202,Busy,veth --net-server 198.18.0.2:5299,Closed,veth \
+	--net-server 198.18.0.2:5201,Good,veth > "$TMP/b.json" 2>"$TMP/b.err"; rc=$?
+kill $hog 2>/dev/null; wait $hog 2>/dev/null
+[ $rc -eq 0 ] && t_ok "busy + closed + good: exit 0" || t_fail "busy + closed + good: exit $rc" "$(tail -2 "$TMP/b.err")"
+t_json "$TMP/b.json" '(b := j["net"]["servers"][0])["status"] == "busy"' \
+	'b["send"]["status"] == "busy" and b["send"]["tries"] == 3 and b["send"]["bits_per_second"] is None' \
+	'b["recv"]["status"] == "busy" and b["recv"]["tries"] == 3' \
+	'(c := j["net"]["servers"][1])["status"] == "failed"' \
+	'"connection refused" in c["reason"].lower() and c["send"]["tries"] == 1' \
+	'c["latency_ms"] is None and "refused" in c["latency_reason"].lower()' \
+	'(g := j["net"]["servers"][2])["status"] == "ok" and 40 < g["send"]["mbit_s"] <= 200' \
+	'j["metrics"]["net_send_mbit_s"] == g["send"]["mbit_s"]' &&
+	t_ok "busy retried 3 times then busy; refused row; others measured" || t_fail "busy/refused rows"
+inc $VPSBENCH --only net --net --net-time 1 --quiet --format yabs \
+	--net-server 198.18.0.2:5299,Closed,veth --net-server 198.18.0.2:5201,Good,veth > "$TMP/y.json" 2>/dev/null
+t_json "$TMP/y.json" 'len(j["iperf"]) == 2' \
+	'j["iperf"][0] == {"mode": "IPv4", "provider": "Closed", "loc": "veth", "send": None, "recv": None, "latency": None}' \
+	'j["iperf"][1]["send"].endswith(" Mbits/sec") and 100 < float(j["iperf"][1]["send"].split()[0]) <= 200' \
+	'j["iperf"][1]["latency"].endswith(" ms")' && t_ok "yabs iperf array: yabs's fields and units" ||
+	t_fail "yabs iperf array"
+inc $VPSBENCH --only net --net --net-time 1 --quiet --net-server 198.18.0.2:5299 >/dev/null 2>&1
+rc=$?
+[ $rc -eq 2 ] && t_ok "all servers failing: exit 2" || t_fail "all failing: exit $rc"
+
+# 2b. A name that does not resolve: that row says so, the next server and
+# the HTTP download from it are still measured, exit 0. The client's
+# resolver is pointed at the namespace's own loopback, where nothing
+# listens (a bind mount in the private mount namespace of ip netns exec),
+# so the lookup fails at once and nothing leaves the namespace.
+echo 'nameserver 127.0.0.1' > "$TMP/resolv.conf"
+inc sh -c 'mount --bind "$1" /etc/resolv.conf && shift && exec "$@"' sh "$TMP/resolv.conf" \
+	$VPSBENCH --only net --net --net-time 1 --quiet --json \
+	--net-server nosuch.vpsbench.invalid:5201,Nowhere,veth --net-server 198.18.0.2:5201,Good,veth \
+	--net-url http://nosuch.vpsbench.invalid/f.bin > "$TMP/d.json" 2>"$TMP/d.err"; rc=$?
+[ $rc -eq 0 ] && t_ok "DNS failure + good server: exit 0" || t_fail "DNS failure: exit $rc" "$(tail -2 "$TMP/d.err")"
+t_json "$TMP/d.json" '(x := j["net"]["servers"][0])["provider"] == "Nowhere" and x["status"] == "failed"' \
+	'"DNS lookup of nosuch.vpsbench.invalid failed" in x["reason"]' \
+	'x["send"]["bits_per_second"] is None and x["recv"]["bits_per_second"] is None and x["latency_ms"] is None' \
+	'(g := j["net"]["servers"][1])["status"] == "ok" and 40 < g["send"]["mbit_s"] <= 200' \
+	'(h := j["net"]["http"][0])["status"] == "failed" and "resolve" in h["reason"].lower()' \
+	'h["avg_mbit_s"] is None and h["bytes"] is None' &&
+	t_ok "DNS failure: its row says so, the other server measured" || t_fail "DNS failure rows"
+
+# 3. A server that accepts and never answers: cut by the deadline (here
+# --net-max-time), the child killed, nothing left running.
+start=$(date +%s)
+inc $VPSBENCH --only net --net --net-time 1 --net-max-time 5 --quiet --json \
+	--net-server 198.18.0.2:5301,Stall,veth > "$TMP/s.json" 2>"$TMP/s.err"; rc=$?
+el=$(( $(date +%s) - start ))
+left=$(ip netns pids $C | wc -l)
+[ $rc -eq 2 ] && [ $el -le 9 ] && [ "$left" -eq 0 ] &&
+	t_ok "stalled server: cut after ${el}s, exit 2, no process left" ||
+	t_fail "stalled server" "rc=$rc elapsed=${el}s processes left=$left"
+t_json "$TMP/s.json" '(x := j["net"]["servers"][0])["send"]["status"] == "timeout"' \
+	'"killed" in x["send"]["reason"] and x["send"]["bits_per_second"] is None' \
+	'x["recv"]["status"] == "skipped" and j["net"]["max_time_hit"]' &&
+	t_ok "stalled server: timeout row, rest skipped by --net-max-time" || t_fail "stalled rows"
+
+# 4. IPv6-only namespace, bracketed literal.
+ip netns exec $C6 $VPSBENCH --only net --net --net-time 1 --quiet --json \
+	--net-server '[2001:db8:1::2]:5201,V6,veth' > "$TMP/6.json" 2>"$TMP/6.err"; rc=$?
+t_json "$TMP/6.json" '(x := j["net"]["servers"][0])["mode"] == "IPv6" and x["status"] == "ok"' \
+	'x["address"] == "2001:db8:1::2" and x["send"]["mbit_s"] > 10 and x["recv"]["mbit_s"] > 10' \
+	'len(j["net"]["servers"]) == 1' && [ $rc -eq 0 ] &&
+	t_ok "IPv6-only namespace: [2001:db8:1::2] measured" || t_fail "IPv6-only" "rc=$rc $(tail -2 "$TMP/6.err")"
+ip netns exec $C6 $VPSBENCH --only net --net --net-4 --net-time 1 --quiet --json \
+	--net-server '[2001:db8:1::2]:5201' > "$TMP/64.json" 2>/dev/null; rc=$?
+[ $rc -eq 2 ] && t_ok "--net-4 with only an IPv6 server: nothing to test, exit 2" || t_fail "--net-4 v6" "rc=$rc"
+
+# 5. HTTP rows from nginx (Debian's nginx-light): 4 connections measured on
+# the shaped link; a 404 and a server that never answers are their own rows.
+if command -v nginx >/dev/null; then
+	net_ns_nginx || t_fail "nginx did not start" "$(cat "$TMP/ngx/err.log" 2>/dev/null)"
+	U=http://198.18.0.2:8080/f.bin
+	inc $VPSBENCH --only net --net --net-time 2 --quiet --json --net-url $U \
+		--net-url http://198.18.0.2:8080/missing --net-url http://198.18.0.2:5301/stall \
+		> "$TMP/h3.json" 2>/dev/null; rc=$?
+	t_json "$TMP/h3.json" '(h := j["net"]["http"])[0]["status"] == "ok" and h[0]["connections"] == 4' \
+		'100 < h[0]["steady_mbit_s"] <= 200' \
+		'h[1]["status"] == "failed" and "404" in h[1]["reason"] and h[1]["avg_mbit_s"] is None' \
+		'h[2]["status"] == "timeout" and h[2]["bytes"] is None' && [ $rc -eq 0 ] &&
+		t_ok "HTTP: 4 connections measured; 404 and stalled server are their own rows" ||
+		t_fail "HTTP rows" "rc=$rc"
+else
+	t_skip "HTTP rows" "nginx missing"
+fi
+
+# schema
+if python3 -c 'from jsonschema import Draft202012Validator' 2>/dev/null; then
+	python3 - schema/report.schema.json "$TMP/b.json" "$TMP/s.json" "$TMP/6.json" $(ls "$TMP"/h3.json 2>/dev/null) <<'PY' &&
+import json, sys
+from jsonschema import Draft202012Validator as V
+v = V(json.load(open(sys.argv[1])))
+bad = [(f, e.message) for f in sys.argv[2:] for e in v.iter_errors(json.load(open(f)))]
+for b in bad[:5]: print("  ", b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+	t_ok "net reports validate against the schema" || t_fail "schema"
+fi
+t_summary smoke_net_rows
+
