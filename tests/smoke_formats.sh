@@ -27,7 +27,7 @@ validate() { # NAME FILE...
 	if "$PY" $H/validate.py "$SCHEMA" "$@" > "$tmp/.val" 2>&1; then t_ok "$n"
 	else t_fail "$n" "$(head -c 600 "$tmp/.val")"; fi
 }
-short="--seq-size 64M --seq-runs 2 --size 16M --runtime 1 --ramp 0 --mem-size 2M"
+short="--seq-size 64M --seq-runs 2 --size 16M --runtime 1 --ramp 0 --mem-size 2M --cpu-time 200ms"
 
 # 1. sysinfo only
 "$VPSBENCH" --quiet --only sysinfo --json > "$tmp/sys.json" 2>"$tmp/err"; rc=$?
@@ -93,7 +93,7 @@ fi
 
 # 4c. two dirs, --verify, the psync engine: seq.dirs[], verify objects
 mkdir -p "$tmp/d2"
-"$VPSBENCH" --quiet --dir "$tmp/d" --dir "$tmp/d2" --seq-size 64M --seq-runs 1 --size 8M --mem-size 2M \
+"$VPSBENCH" --quiet --dir "$tmp/d" --dir "$tmp/d2" --seq-size 64M --seq-runs 1 --size 8M --mem-size 2M --cpu-time 200ms \
 	--runtime 1 --ramp 0 --verify --engine psync --output "$tmp/multi.json" >/dev/null 2>&1; rc=$?
 [ $rc -eq 0 ] && t_ok multi_dir_rc || t_fail multi_dir_rc "rc=$rc"
 validate schema_multi_dir_verify "$tmp/multi.json"
