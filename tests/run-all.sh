@@ -5,12 +5,16 @@
 # Smoke scripts run TEST_JOBS at a time (default 2): most of their time is
 # spent waiting on child processes, servers and fsync, not on a CPU. A
 # script whose checks depend on having the machine to itself (throughput
-# against a shaped link, a CPU share under a quota) says so with a line
-# "# run-all: alone" and runs afterwards with nothing beside it; one that
-# takes minutes says "# run-all: long" and starts first, so the others
-# fill the time beside it.
-# TEST_JOBS=1 runs everything one after another. The static binary's tests
-# run alone too: CI builds the binary during the shared part.
+# against a shaped link, a CPU share under a quota, a global sysctl) says
+# so with a line "# run-all: alone" and runs afterwards with no other test
+# beside it; one that takes minutes says "# run-all: long" and starts
+# first, so the others fill the time beside it; one that needs what
+# RUN_ALL_BEFORE_LAST makes says "# run-all: last" and runs at the end,
+# TEST_JOBS at a time, after that command. CI builds the static libraries
+# at nice 19 during the shared and alone parts (a nice-19 compile takes
+# about 1.5% of a CPU from a test that wants it) and links the static
+# binary, which the "last" scripts run, in RUN_ALL_BEFORE_LAST.
+# TEST_JOBS=1 runs everything one after another.
 cd "$(dirname "$0")/.." || exit 1
 export VPSBENCH_SRCDIR=$PWD
 jobs_max=${TEST_JOBS:-2}
@@ -42,43 +46,50 @@ run_one() {
 	cpu=$(sed -n 2p "$logs/$n.times" | awk '{ s = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); s += a[1] * 60 + a[2] } printf "%d", s + 0.5 }')
 	echo "$((SECONDS - t0)) ${cpu:-?}" > "$logs/$n.s"
 }
-long=(); shared=(); alone=()
+long=(); shared=(); alone=(); last=()
 for t in tests/smoke_*.sh tests/fuzz/smoke.sh; do
 	if grep -q '^# run-all: alone' "$t"; then alone+=("$t")
 	elif grep -q '^# run-all: long' "$t"; then long+=("$t")
+	elif grep -q '^# run-all: last' "$t"; then last+=("$t")
 	else shared+=("$t"); fi
 done
 shared=("${long[@]}" "${shared[@]}")
-running=0
-for t in "${shared[@]}"; do
-	if [ "$running" -ge "$jobs_max" ]; then wait -n; running=$((running - 1)); fi
-	run_one "$t" &
-	running=$((running + 1))
-done
-wait
-# RUN_ALL_BEFORE_ALONE: a command to finish first (CI links the static
-# binary it built beside the shared part here); its failure counts as one
-if [ -n "${RUN_ALL_BEFORE_ALONE:-}" ]; then
-	echo "== before the alone part: $RUN_ALL_BEFORE_ALONE"
-	if ! bash -c "$RUN_ALL_BEFORE_ALONE"; then
-		echo "FAIL the command before the alone part"
-		fail=$((fail + 1))
-	fi
-fi
+# run_some SCRIPT...: TEST_JOBS at a time, until all have ended
+run_some() {
+	local t running=0
+	for t in "$@"; do
+		if [ "$running" -ge "$jobs_max" ]; then wait -n; running=$((running - 1)); fi
+		run_one "$t" &
+		running=$((running + 1))
+	done
+	wait
+}
+run_some "${shared[@]}"
 # (each in a subshell: run_one reads `times`, which in this shell would
 # count every child since the start)
 for t in "${alone[@]}"; do ( run_one "$t" ); done
+# RUN_ALL_BEFORE_LAST: a command to finish first (CI waits for the static
+# libraries it built beside the other parts and links the static binary);
+# its failure counts as one
+if [ -n "${RUN_ALL_BEFORE_LAST:-}" ]; then
+	echo "== before the last part: $RUN_ALL_BEFORE_LAST"
+	if ! bash -c "$RUN_ALL_BEFORE_LAST"; then
+		echo "FAIL the command before the last part"
+		fail=$((fail + 1))
+	fi
+fi
+run_some "${last[@]}"
 
 # reports in a fixed order, whatever order they finished in
 times=""
-for t in "${shared[@]}" "${alone[@]}"; do
+for t in "${shared[@]}" "${alone[@]}" "${last[@]}"; do
 	n=$(basename "$t" .sh)
 	echo "== $t"
 	cat "$logs/$n.log"; tally "$logs/$n.log" "$t"
 	times="$times$(cat "$logs/$n.s" 2>/dev/null || echo '? ?') $t"$'\n'
 done
 echo
-echo "scripts by wall seconds, with the CPU seconds each used ($jobs_max at a time, then ${#alone[@]} alone; $((SECONDS - start)) s in all):"
+echo "scripts by wall seconds, with the CPU seconds each used ($jobs_max at a time, then ${#alone[@]} alone, then ${#last[@]} last; $((SECONDS - start)) s in all):"
 printf '%s' "$times" | sort -rn | awk '{ printf "  %4s s  cpu %4s s  %s\n", $1, $2, $3 }'
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

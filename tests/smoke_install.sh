@@ -1,4 +1,4 @@
-# run-all: alone (see tests/run-all.sh): its real_static_binary check needs the static binary CI links just before
+# run-all: last (see tests/run-all.sh): its real_static_binary check needs the static binary CI links just before
 # smoke_install.sh — install.sh, the `curl -Lso- URL | sh -s -- ARGS`
 # installer: shellcheck-clean POSIX sh; with fake curl/wget/uname/id first
 # on PATH and a local HTTPS server (127.0.0.1, test CA): arguments pass

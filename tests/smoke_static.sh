@@ -1,4 +1,4 @@
-# run-all: alone (see tests/run-all.sh): CI links the static binary just before
+# run-all: last (see tests/run-all.sh): CI links the static binary just before
 # smoke_static.sh — the static binary (make static) is portable: it is
 # fully static, and inside an empty chroot that holds only the binary, CA
 # files and mounts of /proc and /sys (no /dev, no libc, no /etc/hosts) it

@@ -1,4 +1,4 @@
-# run-all: alone (see tests/run-all.sh): CI links the static binary just before
+# run-all: last (see tests/run-all.sh): CI links the static binary just before
 # smoke_static_aarch64.sh — the cross-built aarch64 static binary (make
 # static-aarch64) under qemu-user: `file` says ARM aarch64 and statically
 # linked, scripts/static-check.sh passes, and run with qemu-aarch64-static
