@@ -1,4 +1,3 @@
-# run-all: long (see tests/run-all.sh)
 # smoke_formats.sh — reports out: the JSON report validates against
 # schema/report.schema.json (python3-jsonschema, Draft 2020-12) for real
 # runs; --format yabs has yabs.sh's keys and types; --format prom passes

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: long (see tests/run-all.sh)
 # smoke_net_rows.sh — the opt-in net module's rows and refusals, which need
 # no quiet machine: bad input (one line naming the option, exit 1, nothing
 # sent), a default run that opens no inet socket (strace -f), and on a

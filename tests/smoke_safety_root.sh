@@ -114,7 +114,7 @@ if mkloop space 128M && mkloop small 64M; then
 
 	# 3. EROFS: disk modules skip with the reason; sysinfo runs; exit 0 when it did, 2 when nothing ran
 	if mount -o remount,ro "$m" 2>/dev/null; then
-		"$VPSBENCH" --skip mem --dir "$m" --seq-size 16M --size 16M --runtime 1s --json --quiet > "$base/ro.json" 2>/dev/null; rc=$?
+		"$VPSBENCH" --skip cpu,mem --dir "$m" --seq-size 16M --size 16M --runtime 1s --json --quiet > "$base/ro.json" 2>/dev/null; rc=$?
 		if [ $rc -eq 0 ] && t_json "$base/ro.json" "j['modules']['sysinfo']['status'] == 'ok'" \
 			"j['modules']['seq']['status'] == 'skipped' and 'Read-only file system' in j['modules']['seq']['reason']" \
 			"j['modules']['rand']['status'] == 'skipped' and 'Read-only file system' in j['modules']['rand']['reason']"; then
@@ -135,7 +135,7 @@ fi
 # 4. EACCES: user nobody in a root-owned 0755 directory
 if command -v setpriv >/dev/null && [ -x "$VPSBENCH" ]; then
 	ad=$base/acc; mkdir -m 0755 "$ad"; chmod 0755 "$base"
-	setpriv --reuid=65534 --regid=65534 --clear-groups "$VPSBENCH" --skip mem --dir "$ad" --seq-size 16M \
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$VPSBENCH" --skip cpu,mem --dir "$ad" --seq-size 16M \
 		--size 16M --runtime 1s --json --quiet > "$base/acc.json" 2>/dev/null; rc=$?
 	if [ $rc -eq 0 ] && t_json "$base/acc.json" "j['modules']['sysinfo']['status'] == 'ok'" \
 		"j['modules']['seq']['status'] == 'skipped' and 'Permission denied' in j['modules']['seq']['reason']" \

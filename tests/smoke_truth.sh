@@ -1,4 +1,3 @@
-# run-all: long (see tests/run-all.sh)
 # smoke_truth.sh — every figure against its raw parts, and every format of
 # one run against that run's JSON (tests/helpers/truth.py, which recomputes
 # rates, IOPS, percentiles from the exported bins, metrics and tiers without
