@@ -6,7 +6,10 @@
 #ifndef VPSBENCH_HTML_CHART_H
 #define VPSBENCH_HTML_CHART_H
 
+#include <stdbool.h>
 #include <stdio.h>
+
+#include "render.h"
 
 #define HTML_CW 420.0
 #define HTML_CH 250.0
@@ -22,5 +25,8 @@ double html_px(double x, double x0, double x1);  /* data x to viewBox x */
 void html_svg_open(FILE *f, const char *cls, const char *label); /* <svg> and both axes */
 void html_svg_xtick(FILE *f, double xx, const char *label);
 void html_svg_xlabel(FILE *f, const char *text);
+/* The oversell signs seen (html_oversell.c): in one row joined by "; " or a row each, else none. */
+void html_oversell_flags(FILE *f, const char *label, const char (*flags)[HOST_MEM_FLAG_LEN],
+			 unsigned nflags, bool one_row, const char *none);
 
 #endif

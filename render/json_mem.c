@@ -68,7 +68,7 @@ static int add_curve(cJSON *arr, const struct mem_curve *c)
 cJSON *json_mem(const struct bench_report *rep)
 {
 	const struct mem_result *m = &rep->mem;
-	cJSON *o = cJSON_CreateObject(), *h, *st, *lat, *sb, *ov, *fl;
+	cJSON *o = cJSON_CreateObject(), *h, *st, *lat, *sb;
 
 	if (!o)
 		return NULL;
@@ -112,24 +112,8 @@ cJSON *json_mem(const struct bench_report *rep)
 	json_add_mdbl(sb, "read_mibps", m->sb.read_mibps);
 	json_add_mdbl(sb, "write_mibps", m->sb.write_mibps);
 
-	ov = cJSON_AddObjectToObject(o, "oversell");
-	if (!ov)
+	if (json_add_oversell(o, &m->signs.host, &m->signs, m->signs.flags, m->signs.nflags) < 0)
 		goto fail;
-	json_add_mbool(ov, "balloon", m->signs.balloon);
-	json_add_mbool(ov, "ksm_run", m->signs.ksm_run);
-	json_add_mu64(ov, "ksm_pages_sharing", m->signs.ksm_pages_sharing);
-	json_add_mu64(ov, "swap_total_bytes", m->signs.swap_total);
-	json_add_mu64(ov, "swap_used_bytes", m->signs.swap_used);
-	json_add_mu64(ov, "swapin_pages", m->signs.swapin_pages);
-	json_add_mdbl(ov, "swapin_per_s", m->signs.swapin_per_s);
-	json_add_mdbl(ov, "psi_some_avg10", m->signs.psi_some_avg10);
-	json_add_mdbl(ov, "psi_full_avg10", m->signs.psi_full_avg10);
-	json_add_mdbl(ov, "psi_some_stall_ms", m->signs.psi_some_ms);
-	fl = cJSON_AddArrayToObject(ov, "flags");
-	if (!fl)
-		goto fail;
-	for (unsigned i = 0; i < m->signs.nflags; i++)
-		cJSON_AddItemToArray(fl, cJSON_CreateString(m->signs.flags[i]));
 	return o;
 fail:
 	cJSON_Delete(o);

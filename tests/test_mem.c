@@ -264,13 +264,13 @@ TH_TEST(mem_oversell_signs_from_fixture)
 	s0.pswpin.v = 40;
 	s0.psi_some_total_us.v = 4800000; /* 200 ms stalled */
 	mem_signs_end(root, &s0, 2.0, &s);
-	TH_EQ_INT(s.balloon, MB_TRUE);
-	TH_EQ_INT(s.ksm_run, MB_TRUE);
-	TH_CHECK(s.ksm_pages_sharing.ok && s.ksm_pages_sharing.v == 4242);
-	TH_CHECK(s.swap_used.ok && s.swap_used.v == 512 * MiB);
+	TH_EQ_INT(s.host.balloon, MB_TRUE);
+	TH_EQ_INT(s.host.ksm_run, MB_TRUE);
+	TH_CHECK(s.host.ksm_pages_sharing.ok && s.host.ksm_pages_sharing.v == 4242);
+	TH_CHECK(s.host.swap_used.ok && s.host.swap_used.v == 512 * MiB);
 	TH_CHECK(s.swapin_pages.ok && s.swapin_pages.v == 60);
 	TH_NEAR(s.swapin_per_s.v, 30, 1e-9);
-	TH_NEAR(s.psi_some_avg10.v, 2.5, 1e-9);
+	TH_NEAR(s.host.psi_some_avg10.v, 2.5, 1e-9);
 	TH_NEAR(s.psi_some_ms.v, 200, 1e-9);
 	TH_EQ_INT(s.nflags, 5);
 	TH_CHECK(strstr(s.flags[0], "virtio_balloon") != NULL);
@@ -283,8 +283,8 @@ TH_TEST(mem_oversell_signs_from_fixture)
 	fixture(root, sizeof(root), "no_sys");
 	mem_signs_begin(root, &s0);
 	mem_signs_end(root, &s0, 2.0, &s);
-	TH_EQ_INT(s.balloon, MB_UNKNOWN);
-	TH_EQ_INT(s.ksm_run, MB_UNKNOWN);
+	TH_EQ_INT(s.host.balloon, MB_UNKNOWN);
+	TH_EQ_INT(s.host.ksm_run, MB_UNKNOWN);
 	TH_CHECK(!s.swapin_pages.ok);
 	TH_EQ_INT(s.nflags, 0);
 }

@@ -63,15 +63,15 @@ struct mem_sysbench {
 	double seconds;                    /* per operation */
 };
 
-/* Oversell signs: unknown where the file is absent. */
+/*
+ * Oversell signs over the module: the host's snapshot at its end (as
+ * sysinfo reads it; unknown where the file is absent), then what the run
+ * itself saw (deltas of the cumulative counters) and the flags in words.
+ */
 struct mem_signs {
-	enum mbool balloon;                /* virtio_balloon loaded */
-	enum mbool ksm_run;                /* /sys/kernel/mm/ksm/run = 1 */
-	struct mu64 ksm_pages_sharing;
-	struct mu64 swap_total, swap_used; /* bytes */
+	struct host_mem_signs host;        /* balloon, KSM, swap, PSI at the module's end */
 	struct mu64 swapin_pages;          /* /proc/vmstat pswpin during the module */
 	struct mdbl swapin_per_s;
-	struct mdbl psi_some_avg10, psi_full_avg10;
 	struct mdbl psi_some_ms;           /* stall time during the module */
 	unsigned nflags;
 	char flags[MEM_MAX_FLAGS][HOST_MEM_FLAG_LEN]; /* what was seen, for people */
