@@ -91,6 +91,7 @@ cJSON *json_mem(const struct bench_report *rep)
 	json_add_str(o, "cap_detail", m->cap_reason);
 	cJSON_AddNumberToObject(o, "threads", m->threads);
 	json_add_str(o, "threads_source", m->threads_source);
+	json_add_mi64(o, "single_cpu", (struct mi64){ m->single_cpu, m->single_cpu >= 0 });
 
 	st = cJSON_AddArrayToObject(o, "stream");
 	lat = cJSON_AddArrayToObject(o, "latency");

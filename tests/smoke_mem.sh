@@ -58,6 +58,14 @@ if [ $rc -eq 0 ] && t_json "$tmp/s.json" "${TRUTH[@]}" \
 	t_ok mem_figures_from_their_times; else t_fail mem_figures_from_their_times "rc=$rc $(head -c 300 "$tmp/s.err")"; fi
 m=$(schema_ok "$tmp/s.json") && t_ok mem_schema || t_fail mem_schema "$m"
 
+# 1b. latency and the sysbench-style figure run pinned to the first usable CPU (as the
+# 1-thread STREAM run): under taskset to the last CPU, that CPU is the one reported
+last=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))')
+taskset -c "$last" "$VPSBENCH" --only mem --mem-size 1M --json --quiet > "$tmp/p.json" 2> "$tmp/p.err"; rc=$?
+if [ $rc -eq 0 ] && t_json "$tmp/p.json" "j['mem']['single_cpu'] == $last" &&
+	t_json "$tmp/s.json" "j['mem']['single_cpu'] == min(__import__('os').sched_getaffinity(0))"; then
+	t_ok mem_pinned_cpu_reported; else t_fail mem_pinned_cpu_reported "rc=$rc $(head -c 300 "$tmp/p.err")"; fi
+
 "$VPSBENCH" --only mem --mem-size 2M --no-color 2>/dev/null > "$tmp/s.txt"
 if grep -q 'based on a variant of the STREAM benchmark' "$tmp/s.txt" &&
    grep -q 'arrays smaller than 4x LLC: figures include cache' "$tmp/s.txt" &&

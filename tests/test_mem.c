@@ -251,6 +251,20 @@ TH_TEST(mem_host_from_fixture)
 	TH_CHECK(h.cache_source == NULL); /* a fixture root is another machine: no CPUID */
 }
 
+/* A size's latency is the median of its timed chunks: a chunk another task's time slice
+ * landed in does not move it, and an even count takes the middle two's mean. */
+TH_TEST(mem_median_of_chunks)
+{
+	double odd[] = { 101.0, 100.0, 5000.0, 99.0, 100.5 };   /* one preempted chunk */
+	double even[] = { 4.0, 1.0, 3.0, 2.0 };
+	double one[] = { 7.5 };
+
+	TH_NEAR(mem_median(odd, 5), 100.5, 1e-12);
+	TH_NEAR(mem_median(even, 4), 2.5, 1e-12);
+	TH_NEAR(mem_median(one, 1), 7.5, 1e-12);
+	TH_NEAR(mem_median(one, 0), 0, 0);
+}
+
 TH_TEST(mem_oversell_signs_from_fixture)
 {
 	char root[512];

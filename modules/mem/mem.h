@@ -98,6 +98,7 @@ struct mem_result {
 	char cap_reason[160];
 	unsigned threads;                  /* N of the N-thread run */
 	const char *threads_source;        /* "affinity", "cgroup quota", "--mem-threads" */
+	int single_cpu;                    /* CPU of the latency curves and sysbench-style figure, -1 unpinned */
 	struct mem_stream st[2];           /* [0] 1 thread, [1] N threads */
 	struct mem_curve lat[2];           /* [0] 4 KiB pages, [1] huge pages */
 	struct mem_sysbench sb;
@@ -122,6 +123,9 @@ bool mem_best_of(const double *t, unsigned nreps, double *min, double *avg, doub
  */
 uint64_t mem_budget(uint64_t avail, uint64_t cg_limit, uint64_t cg_used);
 uint64_t mem_array_bytes(uint64_t want, uint64_t budget, bool *capped);
+
+/* The median of v[0..n) (sorts v in place); 0 when n is 0. */
+double mem_median(double *v, unsigned n);
 
 /* "32K", "1024 KB", "32M" as sysfs writes cache sizes; false when not one. */
 bool mem_parse_cache_size(const char *s, uint64_t *bytes);
