@@ -19,6 +19,7 @@ static int add_stream(cJSON *arr, const struct mem_stream *s)
 	cJSON_AddNumberToObject(o, "threads", s->threads);
 	cJSON_AddNumberToObject(o, "reps", s->reps);
 	cJSON_AddBoolToObject(o, "validated", s->validated);
+	json_add_str(o, "isa", s->isa);
 	k = cJSON_AddObjectToObject(o, "kernels");
 	if (!k)
 		return -1;

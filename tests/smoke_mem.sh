@@ -42,6 +42,7 @@ TRUTH=(
 	"j['mem']['latency'][0]['pages'] == '4k' and j['mem']['latency'][0]['present']"
 	"all(p['ns'] > 0 for c in j['mem']['latency'] for p in c['points'])"
 	"j['mem']['sysbench']['read_mibps'] > 0 and j['mem']['sysbench']['write_mibps'] > 0"
+	"all(r['isa'] == ('avx2' if 'avx2' in open('/proc/cpuinfo').read().split() else 'sse2' if __import__('platform').machine() == 'x86_64' else 'baseline') for r in j['mem']['stream'])"
 )
 
 # 1. a small run on this machine: capped below 4x LLC, said so, not graded

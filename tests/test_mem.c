@@ -333,6 +333,52 @@ TH_TEST(mem_stream_rates_match_their_times)
 		munmap(arr[i], len);
 }
 
+/* Both kernel sets compute STREAM's four formulas element by element, tail included
+ * (n odd, not a multiple of any vector width), and the AVX2 set is picked where the CPU has it. */
+static void check_kernels(const struct mem_kernels *k)
+{
+	enum { N = 1003 };
+	static double a[N], b[N], c[N];
+	const double s = 3.0;
+	bool ok = true;
+
+	for (size_t j = 0; j < N; j++) {
+		a[j] = 1.0 + (double)j;
+		b[j] = 0.5 * (double)j;
+		c[j] = -1.0;
+	}
+	k->copy(c, a, N);                      /* c = a */
+	for (size_t j = 0; j < N; j++)
+		ok = ok && c[j] == 1.0 + (double)j;
+	k->scale(b, c, s, N);                  /* b = s c */
+	for (size_t j = 0; j < N; j++)
+		ok = ok && b[j] == s * (1.0 + (double)j);
+	k->add(c, a, b, N);                    /* c = a + b */
+	for (size_t j = 0; j < N; j++)
+		ok = ok && c[j] == (1.0 + s) * (1.0 + (double)j);
+	k->triad(a, b, c, s, N);               /* a = b + s c */
+	for (size_t j = 0; j < N; j++)
+		ok = ok && a[j] == s * (1.0 + (double)j) + s * (1.0 + s) * (1.0 + (double)j);
+	TH_CHECK(ok);
+}
+
+TH_TEST(mem_kernels_compute_stream)
+{
+	check_kernels(&mem_kernels_base);
+#if defined(__x86_64__)
+	TH_EQ_STR(mem_kernels_base.isa, "sse2");
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx2")) {
+		check_kernels(&mem_kernels_avx2);
+		TH_CHECK(mem_kernels_pick() == &mem_kernels_avx2);
+	} else {
+		TH_CHECK(mem_kernels_pick() == &mem_kernels_base);
+	}
+#else
+	TH_CHECK(mem_kernels_pick() == &mem_kernels_base);
+#endif
+}
+
 TH_TEST(mem_sysbench_write_stores_words_left)
 {
 	/* sysbench 1.0.20's seq write: every word of the block, each set to

@@ -39,6 +39,7 @@ struct mem_stream {
 	bool present;
 	unsigned threads;
 	unsigned reps;                     /* repetitions run (the first is not counted) */
+	const char *isa;                   /* the kernels' loops: "avx2", "sse2", "baseline" */
 	bool validated;                    /* the arrays held STREAM's expected values after */
 	struct mdbl mbps[MEM_NKERNELS];    /* best rep, decimal MB/s */
 	struct mdbl avg_s[MEM_NKERNELS], min_s[MEM_NKERNELS], max_s[MEM_NKERNELS];
