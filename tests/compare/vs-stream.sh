@@ -18,6 +18,9 @@
 #                             (global scope) passed over with 8-byte loads/stores,
 #                             --threads=1 as ecs/LemonBench run it; vpsbench's
 #                             "sysbench-style" figure does the same.
+# likwid-bench's MByte/s is the volume of all its iterations over their total
+# time (a mean); vpsbench's is STREAM's best repetition: on a busy machine the
+# ratio rises above 1 for that reason alone, so run this on a quiet one.
 # Like with like: every 1-thread figure of both sides (vpsbench's 1-thread
 # STREAM run, its sysbench-style figure, likwid-bench with 1 thread, sysbench)
 # runs on the same CPU, vpsbench's single_cpu; N-thread runs take the first N
