@@ -63,33 +63,10 @@ static const char css[] =
 	"ul.warn li{margin:.3em 0}"
 	"@media (max-width:520px){body{font-size:14px}main{padding:8px}th,td{padding:3px 4px}}";
 
-/* HTML-escapes s (also quotes: the same helper serves attributes). */
+/* HTML-escapes s (html_esc.c; also quotes: the same helper serves attributes). */
 static void esc(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		switch (c) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
-			/* control characters have no business in a page */
-			fputc(c < 0x20 && c != '\t' ? '?' : (int)c, f);
-		}
-	}
+	html_esc(f, s);
 }
 
 static void escf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -1028,11 +1005,6 @@ int render_html(FILE *f, const struct bench_report *rep, const struct bench_plan
 const char *html_css(void)
 {
 	return css;
-}
-
-void html_esc(FILE *f, const char *s)
-{
-	esc(f, s);
 }
 
 double html_nice_ceil(double v)

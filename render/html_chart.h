@@ -19,7 +19,7 @@
 #define HTML_MB 42.0
 
 const char *html_css(void);
-void html_esc(FILE *f, const char *s);           /* HTML-escapes, quotes too */
+void html_esc(FILE *f, const char *s);           /* HTML-escapes, quotes too (html_esc.c) */
 double html_nice_ceil(double v);                 /* 1, 2, 2.5, 5 x 10^k at or above v */
 double html_px(double x, double x0, double x1);  /* data x to viewBox x */
 void html_svg_open(FILE *f, const char *cls, const char *label); /* <svg> and both axes */
