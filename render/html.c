@@ -63,33 +63,10 @@ static const char css[] =
 	"ul.warn li{margin:.3em 0}"
 	"@media (max-width:520px){body{font-size:14px}main{padding:8px}th,td{padding:3px 4px}}";
 
-/* HTML-escapes s (also quotes: the same helper serves attributes). */
+/* HTML-escapes s (html_esc.c; also quotes: the same helper serves attributes). */
 static void esc(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		switch (c) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
-			/* control characters have no business in a page */
-			fputc(c < 0x20 && c != '\t' ? '?' : (int)c, f);
-		}
-	}
+	html_esc(f, s);
 }
 
 static void escf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -850,7 +827,7 @@ static void bytes_str(char *buf, size_t n, struct mu64 v)
 static void html_oversell(FILE *f, const struct sys_mem *m)
 {
 	const struct host_mem_signs *s = &m->signs;
-	char a[64] = "unknown", b[64] = "unknown", d[64] = "unknown", sum[SYS_MEM_FLAGS * 100] = "";
+	char a[64] = "unknown", b[64] = "unknown", d[64] = "unknown", none[96];
 
 	if (s->balloon != MB_UNKNOWN)
 		snprintf(a, sizeof(a), "%s", s->balloon == MB_TRUE ? "virtio_balloon loaded" : "none");
@@ -861,17 +838,12 @@ static void html_oversell(FILE *f, const struct sys_mem *m)
 		snprintf(b, sizeof(b), "%s", s->ksm_run == MB_TRUE ? "active" : "off");
 	if (s->psi_some_avg10.ok)
 		snprintf(d, sizeof(d), "some %.2f%% (avg10)", s->psi_some_avg10.v);
-	for (unsigned i = 0; i < m->nflags; i++) {
-		size_t len = strlen(sum);
-
-		snprintf(sum + len, sizeof(sum) - len, "%s%s", i ? "; " : "", m->flags[i]);
-	}
-	if (!m->nflags && strcmp(m->signs_unknown, "balloon, KSM, swap, pressure") == 0)
-		snprintf(sum, sizeof(sum), "unknown");
-	else if (!m->nflags)
-		snprintf(sum, sizeof(sum), "none seen%s%s", m->signs_unknown[0] ? "; unknown: " : "",
+	if (strcmp(m->signs_unknown, "balloon, KSM, swap, pressure") == 0)
+		snprintf(none, sizeof(none), "unknown");
+	else
+		snprintf(none, sizeof(none), "none seen%s%s", m->signs_unknown[0] ? "; unknown: " : "",
 			 m->signs_unknown);
-	row(f, "Oversell Signs", "%s", sum);
+	html_oversell_flags(f, "Oversell Signs", m->flags, m->nflags, true, none);
 	row(f, "Balloon Driver", "%s", a);
 	row(f, "KSM", "%s", b);
 	row(f, "Memory Pressure", "%s", d);
@@ -1033,11 +1005,6 @@ int render_html(FILE *f, const struct bench_report *rep, const struct bench_plan
 const char *html_css(void)
 {
 	return css;
-}
-
-void html_esc(FILE *f, const char *s)
-{
-	esc(f, s);
 }
 
 double html_nice_ceil(double v)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "html_chart.h"
 #include "render.h"
 
 #define W 420.0
@@ -215,10 +216,7 @@ void html_mem(FILE *f, const struct bench_report *rep)
 			 "scripts that run sysbench)", m->sb.read_mibps.v, m->sb.write_mibps.v);
 		row(f, "sysbench-style 1 MiB", v);
 	}
-	for (unsigned i = 0; i < m->signs.nflags; i++)
-		row(f, i ? "" : "Oversell signs", m->signs.flags[i]);
-	if (!m->signs.nflags)
-		row(f, "Oversell signs", "none seen");
+	html_oversell_flags(f, "Oversell signs", m->signs.flags, m->signs.nflags, false, "none seen");
 	fputs("</table></div>\n", f);
 	chart_bw(f, m);
 	chart_lat(f, m);

@@ -19,6 +19,7 @@ static int add_stream(cJSON *arr, const struct mem_stream *s)
 	cJSON_AddNumberToObject(o, "threads", s->threads);
 	cJSON_AddNumberToObject(o, "reps", s->reps);
 	cJSON_AddBoolToObject(o, "validated", s->validated);
+	json_add_str(o, "isa", s->isa);
 	k = cJSON_AddObjectToObject(o, "kernels");
 	if (!k)
 		return -1;
@@ -68,7 +69,7 @@ static int add_curve(cJSON *arr, const struct mem_curve *c)
 cJSON *json_mem(const struct bench_report *rep)
 {
 	const struct mem_result *m = &rep->mem;
-	cJSON *o = cJSON_CreateObject(), *h, *st, *lat, *sb, *ov, *fl;
+	cJSON *o = cJSON_CreateObject(), *h, *st, *lat, *sb;
 
 	if (!o)
 		return NULL;
@@ -91,6 +92,7 @@ cJSON *json_mem(const struct bench_report *rep)
 	json_add_str(o, "cap_detail", m->cap_reason);
 	cJSON_AddNumberToObject(o, "threads", m->threads);
 	json_add_str(o, "threads_source", m->threads_source);
+	json_add_mi64(o, "single_cpu", (struct mi64){ m->single_cpu, m->single_cpu >= 0 });
 
 	st = cJSON_AddArrayToObject(o, "stream");
 	lat = cJSON_AddArrayToObject(o, "latency");
@@ -112,24 +114,8 @@ cJSON *json_mem(const struct bench_report *rep)
 	json_add_mdbl(sb, "read_mibps", m->sb.read_mibps);
 	json_add_mdbl(sb, "write_mibps", m->sb.write_mibps);
 
-	ov = cJSON_AddObjectToObject(o, "oversell");
-	if (!ov)
+	if (json_add_oversell(o, &m->signs.host, &m->signs, m->signs.flags, m->signs.nflags) < 0)
 		goto fail;
-	json_add_mbool(ov, "balloon", m->signs.balloon);
-	json_add_mbool(ov, "ksm_run", m->signs.ksm_run);
-	json_add_mu64(ov, "ksm_pages_sharing", m->signs.ksm_pages_sharing);
-	json_add_mu64(ov, "swap_total_bytes", m->signs.swap_total);
-	json_add_mu64(ov, "swap_used_bytes", m->signs.swap_used);
-	json_add_mu64(ov, "swapin_pages", m->signs.swapin_pages);
-	json_add_mdbl(ov, "swapin_per_s", m->signs.swapin_per_s);
-	json_add_mdbl(ov, "psi_some_avg10", m->signs.psi_some_avg10);
-	json_add_mdbl(ov, "psi_full_avg10", m->signs.psi_full_avg10);
-	json_add_mdbl(ov, "psi_some_stall_ms", m->signs.psi_some_ms);
-	fl = cJSON_AddArrayToObject(ov, "flags");
-	if (!fl)
-		goto fail;
-	for (unsigned i = 0; i < m->signs.nflags; i++)
-		cJSON_AddItemToArray(fl, cJSON_CreateString(m->signs.flags[i]));
 	return o;
 fail:
 	cJSON_Delete(o);

@@ -6,6 +6,7 @@
 
 #include "core/storage.h"
 #include "core/value.h"
+#include "render.h"
 
 #ifdef HAVE_CJSON
 #include <cjson/cJSON.h>
@@ -18,6 +19,13 @@ void json_add_mbool(cJSON *o, const char *key, enum mbool v);
 void json_add_str(cJSON *o, const char *key, const char *s); /* NULL or "" -> null */
 /* "storage": {"class", "graded", "reason", "probe_p50_ns"} of a directory */
 void json_add_storage(cJSON *o, const struct storage_verdict *sv);
+/*
+ * "oversell" under parent (json_oversell.c): the snapshot's signs and the
+ * flags in words; run (the mem module's deltas, NULL for sysinfo) adds swap
+ * total, swap-in and the stall time. 0, or -1 when out of memory.
+ */
+int json_add_oversell(cJSON *parent, const struct host_mem_signs *s, const struct mem_signs *run,
+		      const char (*flags)[HOST_MEM_FLAG_LEN], unsigned nflags);
 #endif
 
 #endif

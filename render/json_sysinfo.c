@@ -41,33 +41,6 @@ static cJSON *cpu_obj(const struct sys_cpu *c)
 	return o;
 }
 
-/* The oversell signs now (the mem module adds what its run saw): null = unknown. */
-static int oversell_obj(cJSON *parent, const struct sys_mem *m)
-{
-	const struct host_mem_signs *s = &m->signs;
-	cJSON *o = cJSON_AddObjectToObject(parent, "oversell"), *fl;
-
-	if (!o)
-		return -1;
-	json_add_mbool(o, "balloon", s->balloon);
-	json_add_mbool(o, "ksm_run", s->ksm_run);
-	json_add_mu64(o, "ksm_pages_sharing", s->ksm_pages_sharing);
-	json_add_mu64(o, "swap_used_bytes", s->swap_used);
-	json_add_mdbl(o, "psi_some_avg10", s->psi_some_avg10);
-	json_add_mdbl(o, "psi_full_avg10", s->psi_full_avg10);
-	fl = cJSON_AddArrayToObject(o, "flags");
-	if (!fl)
-		return -1;
-	for (unsigned i = 0; i < m->nflags; i++) {
-		cJSON *str = cJSON_CreateString(m->flags[i]);
-
-		if (!str)
-			return -1;
-		cJSON_AddItemToArray(fl, str);
-	}
-	return 0;
-}
-
 static cJSON *mem_obj(const struct sys_mem *m)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -83,7 +56,8 @@ static cJSON *mem_obj(const struct sys_mem *m)
 	json_add_mbool(o, "cgroup_limited", m->cgroup_limited);
 	json_add_mu64(o, "cgroup_limit_bytes", m->cgroup_limit);
 	json_add_str(o, "cgroup_source", m->cgroup_source);
-	if (oversell_obj(o, m) < 0) {
+	/* the oversell signs now (the mem module adds what its run saw): null = unknown */
+	if (json_add_oversell(o, &m->signs, NULL, m->flags, m->nflags) < 0) {
 		cJSON_Delete(o);
 		return NULL;
 	}

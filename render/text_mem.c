@@ -62,7 +62,8 @@ static void curve_lines(FILE *f, const struct render_style *st, const struct mem
 void text_memory(FILE *f, const struct bench_report *rep, const struct render_style *st)
 {
 	const struct mem_result *m = &rep->mem;
-	char b1[32], b2[32];
+	const struct host_mem_signs *h = &m->signs.host;
+	char b1[32], b2[32], none[96];
 
 	text_heading(f, st, "Memory (based on a variant of the STREAM benchmark)");
 	fmt_bytes(b1, sizeof(b1), m->array_bytes);
@@ -93,11 +94,9 @@ void text_memory(FILE *f, const struct bench_report *rep, const struct render_st
 		text_kv(f, st, "sysbench-style 1 MiB", "read %s, write %s", b1, b2);
 		text_kv(f, st, "", "cache-heavy, for comparison with scripts that run sysbench");
 	}
-	if (m->signs.nflags == 0)
-		text_kv(f, st, "Oversell signs", "none seen (balloon %s, KSM %s, swap-in %s)",
-			m->signs.balloon == MB_TRUE ? "loaded" : m->signs.balloon == MB_FALSE ? "no" : "unknown",
-			m->signs.ksm_run == MB_TRUE ? "on" : m->signs.ksm_run == MB_FALSE ? "off" : "unknown",
-			m->signs.swapin_pages.ok ? "none" : "unknown");
-	for (unsigned i = 0; i < m->signs.nflags; i++)
-		text_kv(f, st, i ? "" : "Oversell signs", "%s", m->signs.flags[i]);
+	snprintf(none, sizeof(none), "none seen (balloon %s, KSM %s, swap-in %s)",
+		 h->balloon == MB_TRUE ? "loaded" : h->balloon == MB_FALSE ? "no" : "unknown",
+		 h->ksm_run == MB_TRUE ? "on" : h->ksm_run == MB_FALSE ? "off" : "unknown",
+		 m->signs.swapin_pages.ok ? "none" : "unknown");
+	text_oversell_flags(f, st, "Oversell signs", m->signs.flags, m->signs.nflags, none);
 }

@@ -24,5 +24,8 @@ const char *text_tier_color(const struct render_style *st, unsigned rank, unsign
  */
 void text_grade_tag(FILE *f, const struct render_style *st, const struct grade_result *g,
 		    const char *metric, size_t used, unsigned indent);
+/* The oversell signs seen (text_oversell.c): one a line under label, else the line none. */
+void text_oversell_flags(FILE *f, const struct render_style *st, const char *label,
+			 const char (*flags)[HOST_MEM_FLAG_LEN], unsigned nflags, const char *none);
 
 #endif

@@ -102,6 +102,7 @@ static void text_sys_cpu(FILE *f, const struct sys_cpu *c, const struct render_s
 static void text_oversell(FILE *f, const struct sys_mem *m, const struct render_style *st)
 {
 	const struct host_mem_signs *s = &m->signs;
+	char none[96];
 
 	text_kv(f, st, "Balloon Driver", "%s", s->balloon == MB_TRUE ? "virtio_balloon loaded" :
 		s->balloon == MB_FALSE ? "none" : "unknown");
@@ -118,13 +119,12 @@ static void text_oversell(FILE *f, const struct sys_mem *m, const struct render_
 		text_kv(f, st, "Memory Pressure", "some %.2f%% (avg10)", s->psi_some_avg10.v);
 	else
 		text_kv(f, st, "Memory Pressure", "unknown");
-	for (unsigned i = 0; i < m->nflags; i++)
-		text_kv(f, st, i ? "" : "Oversell Signs", "%s", m->flags[i]);
-	if (m->nflags == 0 && strcmp(m->signs_unknown, "balloon, KSM, swap, pressure") == 0)
-		text_kv(f, st, "Oversell Signs", "unknown");
-	else if (m->nflags == 0)
-		text_kv(f, st, "Oversell Signs", "none seen%s%s", m->signs_unknown[0] ? "; unknown: " : "",
-			m->signs_unknown);
+	if (strcmp(m->signs_unknown, "balloon, KSM, swap, pressure") == 0)
+		snprintf(none, sizeof(none), "unknown");
+	else
+		snprintf(none, sizeof(none), "none seen%s%s", m->signs_unknown[0] ? "; unknown: " : "",
+			 m->signs_unknown);
+	text_oversell_flags(f, st, "Oversell Signs", m->flags, m->nflags, none);
 }
 
 static void text_mem(FILE *f, const struct sys_mem *m, const struct render_style *st)

@@ -42,6 +42,7 @@ TRUTH=(
 	"j['mem']['latency'][0]['pages'] == '4k' and j['mem']['latency'][0]['present']"
 	"all(p['ns'] > 0 for c in j['mem']['latency'] for p in c['points'])"
 	"j['mem']['sysbench']['read_mibps'] > 0 and j['mem']['sysbench']['write_mibps'] > 0"
+	"all(r['isa'] == ('avx2' if 'avx2' in open('/proc/cpuinfo').read().split() else 'sse2' if __import__('platform').machine() == 'x86_64' else 'baseline') for r in j['mem']['stream'])"
 )
 
 # 1. a small run on this machine: capped below 4x LLC, said so, not graded
@@ -57,6 +58,14 @@ if [ $rc -eq 0 ] && t_json "$tmp/s.json" "${TRUTH[@]}" \
 	"not j['mem']['capped'] or j['metrics']['mem_triad_mbps'] is None"; then
 	t_ok mem_figures_from_their_times; else t_fail mem_figures_from_their_times "rc=$rc $(head -c 300 "$tmp/s.err")"; fi
 m=$(schema_ok "$tmp/s.json") && t_ok mem_schema || t_fail mem_schema "$m"
+
+# 1b. latency and the sysbench-style figure run pinned to the first usable CPU (as the
+# 1-thread STREAM run): under taskset to the last CPU, that CPU is the one reported
+last=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))')
+taskset -c "$last" "$VPSBENCH" --only mem --mem-size 1M --json --quiet > "$tmp/p.json" 2> "$tmp/p.err"; rc=$?
+if [ $rc -eq 0 ] && t_json "$tmp/p.json" "j['mem']['single_cpu'] == $last" &&
+	t_json "$tmp/s.json" "j['mem']['single_cpu'] == min(__import__('os').sched_getaffinity(0))"; then
+	t_ok mem_pinned_cpu_reported; else t_fail mem_pinned_cpu_reported "rc=$rc $(head -c 300 "$tmp/p.err")"; fi
 
 "$VPSBENCH" --only mem --mem-size 2M --no-color 2>/dev/null > "$tmp/s.txt"
 if grep -q 'based on a variant of the STREAM benchmark' "$tmp/s.txt" &&

@@ -251,6 +251,20 @@ TH_TEST(mem_host_from_fixture)
 	TH_CHECK(h.cache_source == NULL); /* a fixture root is another machine: no CPUID */
 }
 
+/* A size's latency is the median of its timed chunks: a chunk another task's time slice
+ * landed in does not move it, and an even count takes the middle two's mean. */
+TH_TEST(mem_median_of_chunks)
+{
+	double odd[] = { 101.0, 100.0, 5000.0, 99.0, 100.5 };   /* one preempted chunk */
+	double even[] = { 4.0, 1.0, 3.0, 2.0 };
+	double one[] = { 7.5 };
+
+	TH_NEAR(mem_median(odd, 5), 100.5, 1e-12);
+	TH_NEAR(mem_median(even, 4), 2.5, 1e-12);
+	TH_NEAR(mem_median(one, 1), 7.5, 1e-12);
+	TH_NEAR(mem_median(one, 0), 0, 0);
+}
+
 TH_TEST(mem_oversell_signs_from_fixture)
 {
 	char root[512];
@@ -264,13 +278,13 @@ TH_TEST(mem_oversell_signs_from_fixture)
 	s0.pswpin.v = 40;
 	s0.psi_some_total_us.v = 4800000; /* 200 ms stalled */
 	mem_signs_end(root, &s0, 2.0, &s);
-	TH_EQ_INT(s.balloon, MB_TRUE);
-	TH_EQ_INT(s.ksm_run, MB_TRUE);
-	TH_CHECK(s.ksm_pages_sharing.ok && s.ksm_pages_sharing.v == 4242);
-	TH_CHECK(s.swap_used.ok && s.swap_used.v == 512 * MiB);
+	TH_EQ_INT(s.host.balloon, MB_TRUE);
+	TH_EQ_INT(s.host.ksm_run, MB_TRUE);
+	TH_CHECK(s.host.ksm_pages_sharing.ok && s.host.ksm_pages_sharing.v == 4242);
+	TH_CHECK(s.host.swap_used.ok && s.host.swap_used.v == 512 * MiB);
 	TH_CHECK(s.swapin_pages.ok && s.swapin_pages.v == 60);
 	TH_NEAR(s.swapin_per_s.v, 30, 1e-9);
-	TH_NEAR(s.psi_some_avg10.v, 2.5, 1e-9);
+	TH_NEAR(s.host.psi_some_avg10.v, 2.5, 1e-9);
 	TH_NEAR(s.psi_some_ms.v, 200, 1e-9);
 	TH_EQ_INT(s.nflags, 5);
 	TH_CHECK(strstr(s.flags[0], "virtio_balloon") != NULL);
@@ -283,8 +297,8 @@ TH_TEST(mem_oversell_signs_from_fixture)
 	fixture(root, sizeof(root), "no_sys");
 	mem_signs_begin(root, &s0);
 	mem_signs_end(root, &s0, 2.0, &s);
-	TH_EQ_INT(s.balloon, MB_UNKNOWN);
-	TH_EQ_INT(s.ksm_run, MB_UNKNOWN);
+	TH_EQ_INT(s.host.balloon, MB_UNKNOWN);
+	TH_EQ_INT(s.host.ksm_run, MB_UNKNOWN);
 	TH_CHECK(!s.swapin_pages.ok);
 	TH_EQ_INT(s.nflags, 0);
 }
@@ -317,6 +331,52 @@ TH_TEST(mem_stream_rates_match_their_times)
 	}
 	for (int i = 0; i < 3; i++)
 		munmap(arr[i], len);
+}
+
+/* Both kernel sets compute STREAM's four formulas element by element, tail included
+ * (n odd, not a multiple of any vector width), and the AVX2 set is picked where the CPU has it. */
+static void check_kernels(const struct mem_kernels *k)
+{
+	enum { N = 1003 };
+	static double a[N], b[N], c[N];
+	const double s = 3.0;
+	bool ok = true;
+
+	for (size_t j = 0; j < N; j++) {
+		a[j] = 1.0 + (double)j;
+		b[j] = 0.5 * (double)j;
+		c[j] = -1.0;
+	}
+	k->copy(c, a, N);                      /* c = a */
+	for (size_t j = 0; j < N; j++)
+		ok = ok && c[j] == 1.0 + (double)j;
+	k->scale(b, c, s, N);                  /* b = s c */
+	for (size_t j = 0; j < N; j++)
+		ok = ok && b[j] == s * (1.0 + (double)j);
+	k->add(c, a, b, N);                    /* c = a + b */
+	for (size_t j = 0; j < N; j++)
+		ok = ok && c[j] == (1.0 + s) * (1.0 + (double)j);
+	k->triad(a, b, c, s, N);               /* a = b + s c */
+	for (size_t j = 0; j < N; j++)
+		ok = ok && a[j] == s * (1.0 + (double)j) + s * (1.0 + s) * (1.0 + (double)j);
+	TH_CHECK(ok);
+}
+
+TH_TEST(mem_kernels_compute_stream)
+{
+	check_kernels(&mem_kernels_base);
+#if defined(__x86_64__)
+	TH_EQ_STR(mem_kernels_base.isa, "sse2");
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx2")) {
+		check_kernels(&mem_kernels_avx2);
+		TH_CHECK(mem_kernels_pick() == &mem_kernels_avx2);
+	} else {
+		TH_CHECK(mem_kernels_pick() == &mem_kernels_base);
+	}
+#else
+	TH_CHECK(mem_kernels_pick() == &mem_kernels_base);
+#endif
 }
 
 TH_TEST(mem_sysbench_write_stores_words_left)

@@ -105,6 +105,28 @@ static enum bench_status run_stream(const struct bench_ctx *ctx, struct mem_resu
 	return st;
 }
 
+/*
+ * Pins the calling thread to the first usable CPU, where the 1-thread
+ * STREAM run ran: vCPUs of one VPS can differ in speed, and a figure that
+ * moves between them from run to run is not one figure. *old gets the mask
+ * to restore; false (and nothing changed) when it cannot be read or set.
+ */
+static bool pin_first_cpu(struct mem_result *r, cpu_set_t *old)
+{
+	int cpus[CPU_SETSIZE];
+	cpu_set_t one;
+
+	r->single_cpu = -1;
+	if (usable_cpu_list(cpus, CPU_SETSIZE) == 0 || sched_getaffinity(0, sizeof(*old), old) < 0)
+		return false;
+	CPU_ZERO(&one);
+	CPU_SET(cpus[0], &one);
+	if (sched_setaffinity(0, sizeof(one), &one) < 0)
+		return false;
+	r->single_cpu = cpus[0];
+	return true;
+}
+
 static void run_latency(const struct bench_ctx *ctx, struct mem_result *r)
 {
 	const struct mem_host *h = &r->host;
@@ -125,11 +147,14 @@ static enum bench_status mem_run(const struct bench_ctx *ctx, void *result, stru
 {
 	struct mem_result *r = result;
 	struct mem_signs_start s0;
+	cpu_set_t old;
+	bool pinned;
 	enum bench_status st;
 	char err[256];
 	double t0 = mono_s();
 
 	memset(r, 0, sizeof(*r));
+	r->single_cpu = -1;
 	mem_signs_begin(ctx->root, &s0);
 	mem_read_host(ctx->root, &r->host);
 	size_arrays(ctx, r);
@@ -146,6 +171,7 @@ static enum bench_status mem_run(const struct bench_ctx *ctx, void *result, stru
 	st = run_stream(ctx, r, out);
 	if (st == BENCH_SKIP)
 		return st;
+	pinned = pin_first_cpu(r, &old);
 	run_latency(ctx, r);
 	if (!bench_stopped(ctx)) {
 		bench_progress(ctx, "mem", "sysbench-style 1 MiB blocks", 0);
@@ -153,6 +179,8 @@ static enum bench_status mem_run(const struct bench_ctx *ctx, void *result, stru
 			bench_warn(ctx, "mem: %s", err);
 		bench_progress(ctx, "mem", "sysbench-style 1 MiB blocks", 1);
 	}
+	if (pinned)
+		(void)sched_setaffinity(0, sizeof(old), &old);
 	mem_signs_end(ctx->root, &s0, mono_s() - t0, &r->signs);
 	for (unsigned i = 0; i < r->signs.nflags; i++)
 		bench_warn(ctx, "mem: oversell sign: %s", r->signs.flags[i]);

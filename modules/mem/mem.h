@@ -39,6 +39,7 @@ struct mem_stream {
 	bool present;
 	unsigned threads;
 	unsigned reps;                     /* repetitions run (the first is not counted) */
+	const char *isa;                   /* the kernels' loops: "avx2", "sse2", "baseline" */
 	bool validated;                    /* the arrays held STREAM's expected values after */
 	struct mdbl mbps[MEM_NKERNELS];    /* best rep, decimal MB/s */
 	struct mdbl avg_s[MEM_NKERNELS], min_s[MEM_NKERNELS], max_s[MEM_NKERNELS];
@@ -63,15 +64,15 @@ struct mem_sysbench {
 	double seconds;                    /* per operation */
 };
 
-/* Oversell signs: unknown where the file is absent. */
+/*
+ * Oversell signs over the module: the host's snapshot at its end (as
+ * sysinfo reads it; unknown where the file is absent), then what the run
+ * itself saw (deltas of the cumulative counters) and the flags in words.
+ */
 struct mem_signs {
-	enum mbool balloon;                /* virtio_balloon loaded */
-	enum mbool ksm_run;                /* /sys/kernel/mm/ksm/run = 1 */
-	struct mu64 ksm_pages_sharing;
-	struct mu64 swap_total, swap_used; /* bytes */
+	struct host_mem_signs host;        /* balloon, KSM, swap, PSI at the module's end */
 	struct mu64 swapin_pages;          /* /proc/vmstat pswpin during the module */
 	struct mdbl swapin_per_s;
-	struct mdbl psi_some_avg10, psi_full_avg10;
 	struct mdbl psi_some_ms;           /* stall time during the module */
 	unsigned nflags;
 	char flags[MEM_MAX_FLAGS][HOST_MEM_FLAG_LEN]; /* what was seen, for people */
@@ -98,6 +99,7 @@ struct mem_result {
 	char cap_reason[160];
 	unsigned threads;                  /* N of the N-thread run */
 	const char *threads_source;        /* "affinity", "cgroup quota", "--mem-threads" */
+	int single_cpu;                    /* CPU of the latency curves and sysbench-style figure, -1 unpinned */
 	struct mem_stream st[2];           /* [0] 1 thread, [1] N threads */
 	struct mem_curve lat[2];           /* [0] 4 KiB pages, [1] huge pages */
 	struct mem_sysbench sb;
@@ -122,6 +124,9 @@ bool mem_best_of(const double *t, unsigned nreps, double *min, double *avg, doub
  */
 uint64_t mem_budget(uint64_t avail, uint64_t cg_limit, uint64_t cg_used);
 uint64_t mem_array_bytes(uint64_t want, uint64_t budget, bool *capped);
+
+/* The median of v[0..n) (sorts v in place); 0 when n is 0. */
+double mem_median(double *v, unsigned n);
 
 /* "32K", "1024 KB", "32M" as sysfs writes cache sizes; false when not one. */
 bool mem_parse_cache_size(const char *s, uint64_t *bytes);

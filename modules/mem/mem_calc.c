@@ -116,6 +116,14 @@ static int cmp_dbl(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+double mem_median(double *v, unsigned n)
+{
+	if (n == 0)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_dbl);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 static struct mdbl median_of(const double *v, unsigned n)
 {
 	double t[MEM_MAX_SIZES];
@@ -123,8 +131,7 @@ static struct mdbl median_of(const double *v, unsigned n)
 	if (n == 0 || n > MEM_MAX_SIZES)
 		return (struct mdbl){ 0, false };
 	memcpy(t, v, n * sizeof(*t));
-	qsort(t, n, sizeof(*t), cmp_dbl);
-	return mdbl_of(n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2);
+	return mdbl_of(mem_median(t, n));
 }
 
 /* Median latency of the points with lo <= size <= hi. */

@@ -99,35 +99,28 @@ void mem_signs_begin(const char *root, struct mem_signs_start *s0)
 void mem_signs_end(const char *root, const struct mem_signs_start *s0, double seconds,
 		   struct mem_signs *s)
 {
-	struct host_mem_signs h;
+	const struct host_mem_signs *h = &s->host;
 
 	memset(s, 0, sizeof(*s));
-	host_mem_read(root, &h);
-	s->balloon = h.balloon;
-	s->ksm_run = h.ksm_run;
-	s->ksm_pages_sharing = h.ksm_pages_sharing;
-	s->swap_total = h.swap_total;
-	s->swap_used = h.swap_used;
-	s->psi_some_avg10 = h.psi_some_avg10;
-	s->psi_full_avg10 = h.psi_full_avg10;
-	if (s0->pswpin.ok && h.pswpin.ok) {
-		s->swapin_pages = mu64_of(h.pswpin.v >= s0->pswpin.v ? h.pswpin.v - s0->pswpin.v : 0);
+	host_mem_read(root, &s->host);
+	if (s0->pswpin.ok && h->pswpin.ok) {
+		s->swapin_pages = mu64_of(h->pswpin.v >= s0->pswpin.v ? h->pswpin.v - s0->pswpin.v : 0);
 		if (seconds > 0)
 			s->swapin_per_s = mdbl_of((double)s->swapin_pages.v / seconds);
 	}
-	if (s0->psi_some_total_us.ok && h.psi_some_total_us.ok)
-		s->psi_some_ms = mdbl_of(h.psi_some_total_us.v >= s0->psi_some_total_us.v ?
-					 (h.psi_some_total_us.v - s0->psi_some_total_us.v) / 1000.0 : 0);
+	if (s0->psi_some_total_us.ok && h->psi_some_total_us.ok)
+		s->psi_some_ms = mdbl_of(h->psi_some_total_us.v >= s0->psi_some_total_us.v ?
+					 (h->psi_some_total_us.v - s0->psi_some_total_us.v) / 1000.0 : 0);
 
 	/* the snapshot's signs as sysinfo words them, then what the run itself saw */
-	s->nflags = host_mem_flags(&h, false, s->flags, MEM_MAX_FLAGS);
+	s->nflags = host_mem_flags(h, false, s->flags, MEM_MAX_FLAGS);
 	if (s->swapin_pages.ok && s->swapin_pages.v > 0)
 		mem_flag(s, "%llu pages swapped in during the memory test",
 			 (unsigned long long)s->swapin_pages.v);
-	if ((s->psi_some_avg10.ok && s->psi_some_avg10.v >= HOST_MEM_PSI_FLAG_AVG10) ||
+	if ((h->psi_some_avg10.ok && h->psi_some_avg10.v >= HOST_MEM_PSI_FLAG_AVG10) ||
 	    (s->psi_some_ms.ok && seconds > 0 &&
 	     s->psi_some_ms.v / 1000.0 >= MEM_PSI_FLAG_FRAC * seconds))
 		mem_flag(s, "memory pressure: some avg10 %.2f%%, %.0f ms stalled during the test",
-			 s->psi_some_avg10.ok ? s->psi_some_avg10.v : 0.0,
+			 h->psi_some_avg10.ok ? h->psi_some_avg10.v : 0.0,
 			 s->psi_some_ms.ok ? s->psi_some_ms.v : 0.0);
 }

@@ -51,6 +51,28 @@ KERNEL void mem_k_triad(double *restrict a, const double *restrict b, const doub
 		a[j] = b[j] + s * c[j];
 }
 
+const struct mem_kernels mem_kernels_base = {
+#if defined(__x86_64__)
+	.isa = "sse2", /* x86-64's baseline, what -O2 vectorises to without -m flags */
+#else
+	.isa = "baseline",
+#endif
+	.copy = mem_k_copy,
+	.scale = mem_k_scale,
+	.add = mem_k_add,
+	.triad = mem_k_triad,
+};
+
+const struct mem_kernels *mem_kernels_pick(void)
+{
+#if defined(__x86_64__)
+	__builtin_cpu_init();
+	if (mem_kernels_avx2.isa && __builtin_cpu_supports("avx2"))
+		return &mem_kernels_avx2;
+#endif
+	return &mem_kernels_base;
+}
+
 __attribute__((noinline)) void *mem_k_chase(void *p, uint64_t n)
 {
 	void **q = p;

@@ -33,6 +33,7 @@ struct stream_shared {
 	int gate;                      /* 0 wait, 1 go, -1 give up */
 	atomic_int stop;
 	const struct bench_ctx *ctx;
+	const struct mem_kernels *k;   /* AVX2 or the base loops, picked once for all threads */
 	double t[MEM_REPS][MEM_NKERNELS];
 	unsigned reps_done;
 };
@@ -97,10 +98,10 @@ static void *stream_worker(void *arg)
 			if (th->id == 0)
 				t0 = mono_ns();
 			switch (k) {
-			case MEM_COPY:  mem_k_copy(c, a, m); break;
-			case MEM_SCALE: mem_k_scale(b, c, s, m); break;
-			case MEM_ADD:   mem_k_add(c, a, b, m); break;
-			default:        mem_k_triad(a, b, c, s, m); break;
+			case MEM_COPY:  sh->k->copy(c, a, m); break;
+			case MEM_SCALE: sh->k->scale(b, c, s, m); break;
+			case MEM_ADD:   sh->k->add(c, a, b, m); break;
+			default:        sh->k->triad(a, b, c, s, m); break;
 			}
 			pthread_barrier_wait(&sh->bar);
 			if (th->id == 0)
@@ -155,6 +156,7 @@ int mem_stream_run(const struct bench_ctx *ctx, double *arrays[3], size_t n, uns
 	sh->cpus = cpus;
 	sh->ncpus = ncpus;
 	sh->ctx = ctx;
+	sh->k = mem_kernels_pick();
 	if ((e = pthread_barrier_init(&sh->bar, NULL, threads)) != 0) {
 		snprintf(err, errlen, "STREAM: pthread_barrier_init: %s", strerror(e));
 		goto out;
@@ -195,6 +197,7 @@ int mem_stream_run(const struct bench_ctx *ctx, double *arrays[3], size_t n, uns
 
 	out->present = true;
 	out->threads = threads;
+	out->isa = sh->k->isa;
 	out->reps = sh->reps_done;
 	out->validated = sh->reps_done > 0 && stream_check(sh, sh->reps_done);
 	for (int k = 0; k < MEM_NKERNELS; k++) {

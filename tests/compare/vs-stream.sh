@@ -18,6 +18,15 @@
 #                             (global scope) passed over with 8-byte loads/stores,
 #                             --threads=1 as ecs/LemonBench run it; vpsbench's
 #                             "sysbench-style" figure does the same.
+# likwid-bench's MByte/s is the volume of all its iterations over their total
+# time (a mean); vpsbench's is STREAM's best repetition: on a busy machine the
+# ratio rises above 1 for that reason alone, so run this on a quiet one.
+# Like with like: every 1-thread figure of both sides (vpsbench's 1-thread
+# STREAM run, its sysbench-style figure, likwid-bench with 1 thread, sysbench)
+# runs on the same CPU, vpsbench's single_cpu; N-thread runs take the first N
+# CPUs on both sides. Sizes: likwid-bench's working set is 3 (triad) or 2
+# (copy) of vpsbench's arrays; sysbench and vpsbench pass over one 1 MiB block
+# for a fixed time each.
 # Then the latency targets: 3 runs, the DRAM plateau (past 4x LLC, 4 KiB pages)
 # of each, spread around their median (target +-10%) and DRAM / L1 (target >= 3).
 #
@@ -43,9 +52,13 @@ sizeopt=()
 jget() { python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
 median() { python3 -c 'import statistics,sys; v=[float(x) for x in sys.argv[1:] if x not in ("", "-")]; print("%.4g" % statistics.median(v) if v else "-")' "$@"; }
 
-# likwid-bench KERNEL BYTES THREADS -> MByte/s (decimal, as it prints)
+# likwid-bench KERNEL BYTES THREADS -> MByte/s (decimal, as it prints). One thread
+# runs on vpsbench's single_cpu (likwid-bench keeps to a taskset mask): the
+# vCPUs of a VPS can differ in speed, so both sides must use the same one.
 likwid() {
-	likwid-bench -t "$1" -w "N:${2}B:$3" 2>/dev/null | awk '/^MByte\/s:/ { print $2 }'
+	local pin=()
+	[ "$3" = 1 ] && pin=(taskset -c "$cpu1")
+	"${pin[@]}" likwid-bench -t "$1" -w "N:${2}B:$3" 2>/dev/null | awk '/^MByte\/s:/ { print $2 }'
 }
 best_likwid() { # KERNELS... -- BYTES THREADS
 	local best=0 v k
@@ -56,9 +69,10 @@ best_likwid() { # KERNELS... -- BYTES THREADS
 	done
 	echo "$best"
 }
+# sysbench on the CPU vpsbench's sysbench-style figure ran on (its single_cpu)
 sysbench_mibps() { # read|write
-	sysbench memory --memory-block-size=1M --memory-total-size=100000G --memory-oper="$1" \
-		--memory-access-mode=seq --threads=1 --time="$sbtime" run 2>/dev/null |
+	taskset -c "$cpu1" sysbench memory --memory-block-size=1M --memory-total-size=100000G \
+		--memory-oper="$1" --memory-access-mode=seq --threads=1 --time="$sbtime" run 2>/dev/null |
 		sed -n 's/.*MiB transferred (\([0-9.]*\) MiB\/sec).*/\1/p'
 }
 
@@ -68,6 +82,8 @@ for i in $(seq 1 "$pairs"); do
 	# A: vpsbench
 	"$VPSBENCH" --only mem "${sizeopt[@]}" --mem-threads "$threads" --json --quiet > "$work/v$i.json" 2>/dev/null
 	arr=$(jget "$work/v$i.json" "j['mem']['array_bytes']")
+	cpu1=$(jget "$work/v$i.json" "j['mem']['single_cpu']")
+	[ "$cpu1" = None ] && cpu1=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')
 	vt=$(jget "$work/v$i.json" "j['mem']['stream'][-1]['kernels']['triad']['mbps']")
 	vc=$(jget "$work/v$i.json" "j['mem']['stream'][-1]['kernels']['copy']['mbps']")
 	vt1=$(jget "$work/v$i.json" "j['mem']['stream'][0]['kernels']['triad']['mbps']")
@@ -85,8 +101,8 @@ for i in $(seq 1 "$pairs"); do
 	rt[$i]=$(r "$vt" "$lt"); rc[$i]=$(r "$vc" "$lc")
 	rs1[$i]=$(r "$vt1" "$lt1"); rs2[$i]=$(r "$vc1" "$lc1")
 	rsr[$i]=$(r "$vr" "$sr"); rsw[$i]=$(r "$vw" "$sw")
-	printf 'round %d: arrays %d MiB; triad %s/%s copy %s/%s MB/s (N thr); triad %s/%s copy %s/%s (1 thr); sysbench read %s/%s write %s/%s MiB/s\n' \
-		"$i" $((arr >> 20)) "$vt" "$lt" "$vc" "$lc" "$vt1" "$lt1" "$vc1" "$lc1" "$vr" "$sr" "$vw" "$sw"
+	printf 'round %d (load %s, 1 thread on CPU %s): arrays %d MiB; triad %s/%s copy %s/%s MB/s (N thr); triad %s/%s copy %s/%s (1 thr); sysbench read %s/%s write %s/%s MiB/s\n' \
+		"$i" "$(cut -d' ' -f1 /proc/loadavg)" "$cpu1" $((arr >> 20)) "$vt" "$lt" "$vc" "$lc" "$vt1" "$lt1" "$vc1" "$lc1" "$vr" "$sr" "$vw" "$sw"
 done
 echo
 echo "median ratios vpsbench / peer (target 0.95-1.05):"
