@@ -20,7 +20,9 @@
 #                             "sysbench-style" figure does the same.
 # likwid-bench's MByte/s is the volume of all its iterations over their total
 # time (a mean); vpsbench's is STREAM's best repetition: on a busy machine the
-# ratio rises above 1 for that reason alone, so run this on a quiet one.
+# ratio rises above 1 for that reason alone, so run this on a quiet one. The
+# script also prints the ratio of vpsbench's mean over its repetitions (from
+# the JSON's min_s and avg_s) to likwid-bench's figure: mean against mean.
 # Like with like: every 1-thread figure of both sides (vpsbench's 1-thread
 # STREAM run, its sysbench-style figure, likwid-bench with 1 thread, sysbench)
 # runs on the same CPU, vpsbench's single_cpu; N-thread runs take the first N
@@ -77,7 +79,7 @@ sysbench_mibps() { # read|write
 }
 
 echo "vs-stream: $pairs pairs, threads $threads, load $(cut -d' ' -f1-3 /proc/loadavg)"
-declare -a rt rc rs1 rs2 rst rsc rsr rsw
+declare -a rt rc rs1 rs2 rst rsc rsr rsw rtm rcm rs1m rs2m
 for i in $(seq 1 "$pairs"); do
 	# A: vpsbench
 	"$VPSBENCH" --only mem "${sizeopt[@]}" --mem-threads "$threads" --json --quiet > "$work/v$i.json" 2>/dev/null
@@ -88,6 +90,13 @@ for i in $(seq 1 "$pairs"); do
 	vc=$(jget "$work/v$i.json" "j['mem']['stream'][-1]['kernels']['copy']['mbps']")
 	vt1=$(jget "$work/v$i.json" "j['mem']['stream'][0]['kernels']['triad']['mbps']")
 	vc1=$(jget "$work/v$i.json" "j['mem']['stream'][0]['kernels']['copy']['mbps']")
+	# the same runs' mean over repetitions (bytes / avg_s = mbps * min_s / avg_s):
+	# likwid-bench's own figure is a mean, so this is the like-for-like ratio
+	k="['kernels']"; mean="['mbps'] * K['min_s'] / K['avg_s']"
+	vtm=$(jget "$work/v$i.json" "(K := j['mem']['stream'][-1]$k['triad'])$mean")
+	vcm=$(jget "$work/v$i.json" "(K := j['mem']['stream'][-1]$k['copy'])$mean")
+	vt1m=$(jget "$work/v$i.json" "(K := j['mem']['stream'][0]$k['triad'])$mean")
+	vc1m=$(jget "$work/v$i.json" "(K := j['mem']['stream'][0]$k['copy'])$mean")
 	vr=$(jget "$work/v$i.json" "j['mem']['sysbench']['read_mibps']")
 	vw=$(jget "$work/v$i.json" "j['mem']['sysbench']['write_mibps']")
 	# B: the peers at the same array length and thread counts
@@ -101,6 +110,8 @@ for i in $(seq 1 "$pairs"); do
 	rt[$i]=$(r "$vt" "$lt"); rc[$i]=$(r "$vc" "$lc")
 	rs1[$i]=$(r "$vt1" "$lt1"); rs2[$i]=$(r "$vc1" "$lc1")
 	rsr[$i]=$(r "$vr" "$sr"); rsw[$i]=$(r "$vw" "$sw")
+	rtm[$i]=$(r "$vtm" "$lt"); rcm[$i]=$(r "$vcm" "$lc")
+	rs1m[$i]=$(r "$vt1m" "$lt1"); rs2m[$i]=$(r "$vc1m" "$lc1")
 	printf 'round %d (load %s, 1 thread on CPU %s): arrays %d MiB; triad %s/%s copy %s/%s MB/s (N thr); triad %s/%s copy %s/%s (1 thr); sysbench read %s/%s write %s/%s MiB/s\n' \
 		"$i" "$(cut -d' ' -f1 /proc/loadavg)" "$cpu1" $((arr >> 20)) "$vt" "$lt" "$vc" "$lc" "$vt1" "$lt1" "$vc1" "$lc1" "$vr" "$sr" "$vw" "$sw"
 done
@@ -110,6 +121,8 @@ echo "  triad, $threads threads vs likwid-bench best: $(median "${rt[@]}")"
 echo "  copy,  $threads threads vs likwid-bench best: $(median "${rc[@]}")"
 echo "  triad, 1 thread vs likwid-bench best:        $(median "${rs1[@]}")"
 echo "  copy,  1 thread vs likwid-bench best:        $(median "${rs2[@]}")"
+echo "  the same, vpsbench's mean over its repetitions (likwid-bench's figure is a mean):"
+echo "    triad $threads threads $(median "${rtm[@]}"), copy $(median "${rcm[@]}"); 1 thread: triad $(median "${rs1m[@]}"), copy $(median "${rs2m[@]}")"
 echo "  sysbench-style read vs sysbench memory:      $(median "${rsr[@]}")"
 echo "  sysbench-style write vs sysbench memory:     $(median "${rsw[@]}")"
 
