@@ -63,12 +63,6 @@ static const char css[] =
 	"ul.warn li{margin:.3em 0}"
 	"@media (max-width:520px){body{font-size:14px}main{padding:8px}th,td{padding:3px 4px}}";
 
-/* HTML-escapes s (html_esc.c; also quotes: the same helper serves attributes). */
-static void esc(FILE *f, const char *s)
-{
-	html_esc(f, s);
-}
-
 static void escf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void escf(FILE *f, const char *fmt, ...)
 {
@@ -78,7 +72,7 @@ static void escf(FILE *f, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	esc(f, buf);
+	html_esc(f, buf);
 }
 
 static const char *or_unknown(const char *s)
@@ -102,9 +96,9 @@ static void row(FILE *f, const char *label, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	fputs("<tr><th>", f);
-	esc(f, label);
+	html_esc(f, label);
 	fputs("</th><td>", f);
-	esc(f, buf);
+	html_esc(f, buf);
 	fputs("</td></tr>\n", f);
 }
 
@@ -141,7 +135,7 @@ static double py(double y, double y0, double y1)
 static void svg_open(FILE *f, const char *cls, const char *label)
 {
 	fprintf(f, "<svg class=\"%s\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"", cls, CW, CH);
-	esc(f, label);
+	html_esc(f, label);
 	fputs("\" preserveAspectRatio=\"xMidYMid meet\">\n", f);
 	fprintf(f, "<line class=\"ax\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", ML, CH - MB,
 		CW - MR, CH - MB);
@@ -153,14 +147,14 @@ static void svg_open(FILE *f, const char *cls, const char *label)
 static void svg_ylabel(FILE *f, const char *text)
 {
 	fprintf(f, "<text class=\"yt\" x=\"4\" y=\"%.1f\" text-anchor=\"start\">", MT - 14);
-	esc(f, text);
+	html_esc(f, text);
 	fputs("</text>\n", f);
 }
 
 static void svg_xlabel(FILE *f, const char *text)
 {
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", (ML + CW - MR) / 2, CH - 4);
-	esc(f, text);
+	html_esc(f, text);
 	fputs("</text>\n", f);
 }
 
@@ -172,7 +166,7 @@ static void svg_ytick(FILE *f, double y, double y0, double y1, const char *label
 	fprintf(f, "<line class=\"ax\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 		"stroke-dasharray=\"2 3\"/>\n", ML, yy, CW - MR, yy);
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", ML - 6, yy + 4);
-	esc(f, label);
+	html_esc(f, label);
 	fputs("</text>\n", f);
 }
 
@@ -185,7 +179,7 @@ static void svg_xtick(FILE *f, double xx, const char *label)
 		xx, CH - MB + 4);
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">", last ? CW - 2 : xx, CH - MB + 17,
 		last ? "end" : "middle");
-	esc(f, label);
+	html_esc(f, label);
 	fputs("</text>\n", f);
 }
 
@@ -215,7 +209,7 @@ static void marker(FILE *f, int d, double x, double y, const char *tip)
 			y - 2.5);
 	if (tip) {
 		fputs("<title>", f);
-		esc(f, tip);
+		html_esc(f, tip);
 		fputs("</title>", f);
 	}
 	fputs(d == RD ? "</circle>\n" : "</rect>\n", f);
@@ -376,9 +370,9 @@ static void dir_row(FILE *f, const struct rand_dir_result *d, const char *name)
 	fmt_num2str(iops, sizeof(iops), d->iops, false, NULL);
 	fmt_num2str(bw, sizeof(bw), d->bw_bytes, true, "B/s");
 	fprintf(f, "<tr><th>%s</th><td class=\"n\">", name);
-	esc(f, iops);
+	html_esc(f, iops);
 	fputs("</td><td class=\"n\">", f);
-	esc(f, bw);
+	html_esc(f, bw);
 	if (d->clat.n) {
 		fmt_ns_html(p50, sizeof(p50), (double)d->clat_pct[i50]);
 		fmt_ns_html(p99, sizeof(p99), (double)d->clat_pct[i99]);
@@ -661,7 +655,7 @@ static void html_net_cell(FILE *f, const struct net_dir *d)
 		net_fmt_bps(buf, sizeof(buf), d->bps.v);
 	else
 		snprintf(buf, sizeof(buf), "%s", net_status_name(d->status));
-	esc(f, buf);
+	html_esc(f, buf);
 	fputs("</td>", f);
 }
 
@@ -676,9 +670,9 @@ static void html_net(FILE *f, const struct bench_report *rep)
 		const struct net_row *w = &r->rows[i];
 
 		fprintf(f, "<tr><td>IPv%d</td><td>", w->family);
-		esc(f, w->srv.name);
+		html_esc(f, w->srv.name);
 		fputs("</td><td>", f);
-		esc(f, w->srv.location[0] ? w->srv.location : w->srv.host);
+		html_esc(f, w->srv.location[0] ? w->srv.location : w->srv.host);
 		fputs("</td>", f);
 		html_net_cell(f, &w->send);
 		html_net_cell(f, &w->recv);
@@ -686,7 +680,7 @@ static void html_net(FILE *f, const struct bench_report *rep)
 			fprintf(f, "<td>%.3g ms</td><td>", w->latency_ms.v);
 		else
 			fputs("<td>unknown</td><td>", f);
-		esc(f, w->status != NET_DONE ? w->reason : w->send.status != NET_DONE ?
+		html_esc(f, w->status != NET_DONE ? w->reason : w->send.status != NET_DONE ?
 		    w->send.reason : w->recv.reason);
 		fputs("</td></tr>\n", f);
 	}
@@ -707,15 +701,15 @@ static void html_net(FILE *f, const struct bench_report *rep)
 		if (h->ttfb_ms.ok)
 			snprintf(t, sizeof(t), "%.1f ms", h->ttfb_ms.v);
 		fputs("<tr><td>", f);
-		esc(f, h->url);
+		html_esc(f, h->url);
 		fputs("</td><td>", f);
-		esc(f, a);
+		html_esc(f, a);
 		fputs("</td><td>", f);
-		esc(f, s);
+		html_esc(f, s);
 		fputs("</td><td>", f);
-		esc(f, t);
+		html_esc(f, t);
 		fputs("</td><td>", f);
-		esc(f, h->status == NET_DONE ? h->reason : net_status_name(h->status));
+		html_esc(f, h->status == NET_DONE ? h->reason : net_status_name(h->status));
 		if (h->status != NET_DONE)
 			escf(f, ": %s", h->reason);
 		fputs("</td></tr>\n", f);
@@ -741,7 +735,7 @@ static void grade_warnings(FILE *f, const struct bench_report *rep)
 			fputs("<div class=\"gw\" id=\"grade-warnings\"><b>Read these grades with:</b>\n"
 			      "<ul class=\"warn\">\n", f);
 		fputs("<li>", f);
-		esc(f, rep->warn.msg[i]);
+		html_esc(f, rep->warn.msg[i]);
 		fputs("</li>\n", f);
 	}
 	if (n)
@@ -773,13 +767,13 @@ static void html_grades(FILE *f, const struct bench_report *rep)
 
 		grade_fmt_value(num, sizeof(num), x->value);
 		fputs("<tr><td>", f);
-		esc(f, x->metric);
+		html_esc(f, x->metric);
 		fputs("</td><td class=\"n\">", f);
 		escf(f, "%s %s", num, x->unit);
 		fprintf(f, "</td><td class=\"t%d\">", t);
-		esc(f, x->label);
+		html_esc(f, x->label);
 		fputs("</td><td>", f);
-		esc(f, x->meaning);
+		html_esc(f, x->meaning);
 		fputs("</td></tr>\n", f);
 	}
 	for (unsigned i = 0; i < g->metrics.n; i++) {
@@ -788,13 +782,13 @@ static void html_grades(FILE *f, const struct bench_report *rep)
 		if (m->measured || !m->selected || !m->why_not[0])
 			continue;
 		fputs("<tr><td>", f);
-		esc(f, m->name);
+		html_esc(f, m->name);
 		fputs("</td><td class=\"n\">not graded</td><td></td><td>", f);
-		esc(f, m->why_not);
+		html_esc(f, m->why_not);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table></div>\n<p><b>Verdict:</b> ", f);
-	esc(f, g->verdict);
+	html_esc(f, g->verdict);
 	fputs("</p>\n", f);
 	grade_warnings(f, rep);
 	if (g->nreq) {
@@ -838,11 +832,7 @@ static void html_oversell(FILE *f, const struct sys_mem *m)
 		snprintf(b, sizeof(b), "%s", s->ksm_run == MB_TRUE ? "active" : "off");
 	if (s->psi_some_avg10.ok)
 		snprintf(d, sizeof(d), "some %.2f%% (avg10)", s->psi_some_avg10.v);
-	if (strcmp(m->signs_unknown, "balloon, KSM, swap, pressure") == 0)
-		snprintf(none, sizeof(none), "unknown");
-	else
-		snprintf(none, sizeof(none), "none seen%s%s", m->signs_unknown[0] ? "; unknown: " : "",
-			 m->signs_unknown);
+	oversell_none_words(none, sizeof(none), m);
 	html_oversell_flags(f, "Oversell Signs", m->flags, m->nflags, true, none);
 	row(f, "Balloon Driver", "%s", a);
 	row(f, "KSM", "%s", b);
@@ -953,7 +943,7 @@ static void html_notes(FILE *f, const struct bench_report *rep)
 		if (rep->grade.graded && warn_affects_grades(rep->warn.msg[i]))
 			continue; /* shown under the grades */
 		fputs("<li>", f);
-		esc(f, rep->warn.msg[i]);
+		html_esc(f, rep->warn.msg[i]);
 		fputs("</li>\n", f);
 	}
 	fputs("</ul></section>\n", f);
@@ -969,7 +959,7 @@ int render_html(FILE *f, const struct bench_report *rep, const struct bench_plan
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<title>vpsbench report ", f);
-	esc(f, when);
+	html_esc(f, when);
 	fprintf(f, "</title>\n<style>%s</style>\n</head><body><main>\n<h1>vpsbench report</h1>\n"
 		"<p class=\"meta\">", css);
 	escf(f, "vpsbench %s, %s, profile %s, finished in %.1f s%s", VPSBENCH_VERSION, when,

@@ -119,11 +119,7 @@ static void text_oversell(FILE *f, const struct sys_mem *m, const struct render_
 		text_kv(f, st, "Memory Pressure", "some %.2f%% (avg10)", s->psi_some_avg10.v);
 	else
 		text_kv(f, st, "Memory Pressure", "unknown");
-	if (strcmp(m->signs_unknown, "balloon, KSM, swap, pressure") == 0)
-		snprintf(none, sizeof(none), "unknown");
-	else
-		snprintf(none, sizeof(none), "none seen%s%s", m->signs_unknown[0] ? "; unknown: " : "",
-			 m->signs_unknown);
+	oversell_none_words(none, sizeof(none), m);
 	text_oversell_flags(f, st, "Oversell Signs", m->flags, m->nflags, none);
 }
 

@@ -12,15 +12,7 @@
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 . tests/helpers/net_ns.sh
-why=$(net_ns_skip_reason)
-if [ -n "$why" ]; then t_skip "net namespaces" "$why"; t_summary smoke_net; exit; fi
-TMP=${NET_TMP:-$(t_tmpdir)}
-net_ns_up 200mbit; rc=$?
-if [ $rc -ne 0 ]; then
-	[ $rc -eq 2 ] && t_skip "net namespaces" "cannot build the veth link: $(head -1 "$TMP/setup.err")" ||
-		t_fail "net namespaces" "$(head -3 "$TMP/setup.err")"
-	t_summary smoke_net; exit
-fi
+net_ns_start smoke_net 200mbit
 
 # 1. Accuracy at a shaped 200 Mbit/s: vpsbench's receiver figure against
 # the iperf3 CLI run alternately (A B A B), and against the shaped rate.

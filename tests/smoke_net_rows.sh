@@ -75,15 +75,7 @@ else
 fi
 
 . tests/helpers/net_ns.sh
-why=$(net_ns_skip_reason)
-if [ -n "$why" ]; then t_skip "net namespaces" "$why"; t_summary smoke_net_rows; exit; fi
-TMP=${NET_TMP:-$(t_tmpdir)}
-net_ns_up 200mbit; rc=$?
-if [ $rc -ne 0 ]; then
-	[ $rc -eq 2 ] && t_skip "net namespaces" "cannot build the veth link: $(head -1 "$TMP/setup.err")" ||
-		t_fail "net namespaces" "$(head -3 "$TMP/setup.err")"
-	t_summary smoke_net_rows; exit
-fi
+net_ns_start smoke_net_rows 200mbit
 
 # 2. One busy server (another client holds it), one closed port, one good
 # server: busy after 3 tries, "connection refused" in its row, the good one

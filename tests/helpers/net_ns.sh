@@ -7,19 +7,19 @@
 # machine. Namespace and link names carry the caller's PID, so two scripts
 # can each have their own at once.
 #
-# net_ns_skip_reason: prints why the namespaces cannot be used here (not
-#   root, a tool missing, vpsbench built without libiperf); prints nothing
-#   when they can.
-# net_ns_up RATE: builds it all in $TMP (the caller's temp dir) and arms an
-#   EXIT trap that removes it; with the reason in $TMP/setup.err it returns
-#   2 when this kernel cannot build the link (skip), 1 when a shaper or a
-#   server failed (a failure).
+# net_ns_start SUMMARY RATE: builds it all, shaped to RATE, in $TMP (set
+#   here: $NET_TMP when given, else a new temp dir) and arms an EXIT trap
+#   that removes it. When it cannot (not root, a tool missing, vpsbench
+#   built without libiperf, a kernel that cannot build the link) it skips;
+#   when a shaper or a server fails it fails; either way it prints the
+#   caller's summary line (t_summary SUMMARY) and ends the script.
 # inc / ins CMD...: run CMD in the client / server namespace ($C / $S);
 #   $C6 / $S6 are the IPv6-only pair.
 # net_ns_nginx: nginx (Debian's nginx-light) serving $TMP/www/f.bin, 150 MB
 #   of random bytes, on 198.18.0.2:8080; returns 1 when it did not start.
 # wait_port NS PORT: until something listens there.
 
+# why the namespaces cannot be used here; nothing when they can
 net_ns_skip_reason() {
 	t_is_root || { echo "not root"; return; }
 	local b
@@ -66,9 +66,10 @@ net_ns_links() {
 	ip netns exec $C6 ip link set vb6c$$ up && ip netns exec $S6 ip link set vb6s$$ up
 }
 
+# net_ns_up RATE: 2 when the kernel cannot build the link, 1 when a shaper
+# or a server failed; the reason in $TMP/setup.err
 net_ns_up() {
 	local rate=$1 p
-	trap net_ns_cleanup EXIT
 	net_ns_links 2>"$TMP/setup.err" || return 2
 	# shape both directions
 	{ inc tc qdisc replace dev vbc$$ root tbf rate "$rate" burst 256kb latency 50ms &&
@@ -82,6 +83,22 @@ net_ns_up() {
 		wait_port $S $p || { echo "server on port $p did not start" > "$TMP/setup.err"; return 1; }
 	done
 	wait_port $S6 5201 || { echo "IPv6 server did not start" > "$TMP/setup.err"; return 1; }
+}
+
+net_ns_start() {
+	local summary=$1 rate=$2 why rc
+	why=$(net_ns_skip_reason)
+	if [ -n "$why" ]; then t_skip "net namespaces" "$why"; t_summary "$summary"; exit; fi
+	TMP=${NET_TMP:-$(t_tmpdir)}
+	trap net_ns_cleanup EXIT
+	net_ns_up "$rate"; rc=$?
+	[ $rc -eq 0 ] && return 0
+	if [ $rc -eq 2 ]; then
+		t_skip "net namespaces" "cannot build the veth link: $(head -1 "$TMP/setup.err")"
+	else
+		t_fail "net namespaces" "$(head -3 "$TMP/setup.err")"
+	fi
+	t_summary "$summary"; exit
 }
 
 net_ns_nginx() {
