@@ -63,6 +63,8 @@ TEST_OBJ := $(TEST_SRC:%.c=build/san/%.o)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 .PHONY: all test unit smoke clean install deps mutate
+# plain `make` builds the binary (mutate, written first below, is not the default)
+.DEFAULT_GOAL := all
 # Mutation testing (long, not part of `make test`): each mutant of
 # tests/mutants.txt applied alone to a copy of the tree, rebuilt, and run
 # against the test named for it; prints caught/survived and the score.

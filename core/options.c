@@ -24,6 +24,7 @@ enum opt_kind {
 	OK_DUR,      /* struct opt_u64, ns */
 	OK_UINT,     /* struct opt_u64 */
 	OK_ENUM,     /* struct opt_u64, index into names */
+	OK_NAMESET,  /* struct opt_u64, bit per name of a comma list of names */
 	OK_FORMAT,   /* enum out_format */
 	OK_JSON,     /* --json: format = json */
 	OK_LABEL,    /* --label NAME|key=value into labels */
@@ -123,6 +124,8 @@ static const struct opt_def opt_table[] = {
 	  "bytes per STREAM array, 1M to available memory (default: 4x LLC)" },
 	{ "mem-threads", OK_UINT, OFF(mem_threads), 1, 1024, NULL, "N",
 	  "threads of the multi-thread run, 1-1024 (default: effective CPUs)" },
+	{ "mem-tests", OK_NAMESET, OFF(mem_tests), 0, 0, mem_test_names, "LIST",
+	  "run only these parts: stream,latency,sysbench (default: all)" },
 	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL, "Grading" },
 	{ "thresholds", OK_STR, OFF(thresholds), 0, 0, NULL, "FILE",
 	  "JSON tiers replacing or extending the built-in ones" },
@@ -218,6 +221,35 @@ static int parse_modlist(const char *s, unsigned *mask)
 	return *mask ? 0 : -1;
 }
 
+/* "a|b|c" (or with another separator) from a NULL-ended name list */
+static void names_text(char *buf, size_t n, const char *const *names, const char *sep)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; names[i] && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? sep : "", names[i]);
+}
+
+/* "stream,latency" -> a bit per name's index; -1 on an unknown or empty list */
+static int parse_nameset(const char *s, const char *const *names, uint64_t *mask)
+{
+	char buf[256], *tok, *save = NULL;
+
+	if (strlen(s) >= sizeof(buf))
+		return -1;
+	strcpy(buf, s);
+	*mask = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int idx = parse_enum(tok, names);
+
+		if (idx < 0 || idx >= 64)
+			return -1;
+		*mask |= 1ULL << idx;
+	}
+	return *mask ? 0 : -1;
+}
+
 static int apply(const struct opt_def *d, const char *arg, struct bench_opts *o)
 {
 	char *base = (char *)o;
@@ -296,16 +328,20 @@ static int apply(const struct opt_def *d, const char *arg, struct bench_opts *o)
 		u->v = v;
 		u->set = true;
 		return 0;
+	case OK_NAMESET:
+		if (parse_nameset(arg, d->names, &v) < 0) {
+			names_text(form, sizeof(form), d->names, ",");
+			usage_error("--%s takes a comma list from %s", d->name, form);
+			return 1;
+		}
+		u->v = v;
+		u->set = true;
+		return 0;
 	case OK_ENUM:
 	case OK_FORMAT:
 		idx = parse_enum(arg, d->names);
 		if (idx < 0) {
-			form[0] = '\0';
-			for (int i = 0; d->names[i]; i++) {
-				if (i)
-					strcat(form, "|");
-				strcat(form, d->names[i]);
-			}
+			names_text(form, sizeof(form), d->names, "|");
 			usage_error("--%s takes one of %s", d->name, form);
 			return 1;
 		}

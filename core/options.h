@@ -73,6 +73,7 @@ struct bench_opts {
 	/* mem */
 	struct opt_u64 mem_size;    /* bytes per array */
 	struct opt_u64 mem_threads;
+	struct opt_u64 mem_tests;   /* bit per enum mem_test; not set = all */
 
 	/* grading */
 	const char *thresholds;   /* JSON tiers file */

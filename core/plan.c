@@ -13,6 +13,7 @@
 
 const char *const rand_rw_names[] = { "randread", "randwrite", "randrw", NULL };
 const char *const rand_engine_names[] = { "auto", "io_uring", "libaio", "psync", NULL };
+const char *const mem_test_names[] = { "stream", "latency", "sysbench", NULL };
 
 #define SEC 1000000000ULL
 #define MiB (1ULL << 20)

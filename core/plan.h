@@ -19,6 +19,10 @@ enum rand_engine_kind { ENGINE_AUTO = 0, ENGINE_URING, ENGINE_LIBAIO, ENGINE_PSY
 extern const char *const rand_rw_names[];     /* "randread", ... NULL */
 extern const char *const rand_engine_names[]; /* "auto", "io_uring", "libaio", "psync", NULL */
 
+/* The mem module's parts, for --mem-tests (bit 1 << MEM_TEST_*). */
+enum mem_test { MEM_TEST_STREAM = 0, MEM_TEST_LATENCY, MEM_TEST_SYSBENCH, MEM_NTESTS };
+extern const char *const mem_test_names[];    /* "stream", "latency", "sysbench", NULL */
+
 struct rand_pass_spec {
 	char name[32];
 	enum rand_rw rw;

@@ -4,6 +4,7 @@
  * page kind with its named plateaus), "sysbench" (cache-heavy) and
  * "oversell". Unknown values are null.
  */
+#include "core/plan.h"
 #include "json_put.h"
 #include "render.h"
 
@@ -69,11 +70,17 @@ static int add_curve(cJSON *arr, const struct mem_curve *c)
 cJSON *json_mem(const struct bench_report *rep)
 {
 	const struct mem_result *m = &rep->mem;
-	cJSON *o = cJSON_CreateObject(), *h, *st, *lat, *sb;
+	cJSON *o = cJSON_CreateObject(), *h, *st, *lat, *sb, *tests;
 
 	if (!o)
 		return NULL;
 	cJSON_AddStringToObject(o, "label", "based on a variant of the STREAM benchmark");
+	tests = cJSON_AddArrayToObject(o, "tests");
+	if (!tests)
+		goto fail;
+	for (int i = 0; i < MEM_NTESTS; i++)
+		if (m->tests & (1u << i))
+			cJSON_AddItemToArray(tests, cJSON_CreateString(mem_test_names[i]));
 	h = cJSON_AddObjectToObject(o, "host");
 	if (!h)
 		goto fail;
@@ -105,6 +112,10 @@ cJSON *json_mem(const struct bench_report *rep)
 		if ((m->lat[k].present || m->lat[k].reason[0]) && add_curve(lat, &m->lat[k]) < 0)
 			goto fail;
 
+	if (!(m->tests & (1u << MEM_TEST_SYSBENCH))) {
+		cJSON_AddNullToObject(o, "sysbench");
+		goto oversell;
+	}
 	sb = cJSON_AddObjectToObject(o, "sysbench");
 	if (!sb)
 		goto fail;
@@ -113,7 +124,7 @@ cJSON *json_mem(const struct bench_report *rep)
 	cJSON_AddNumberToObject(sb, "threads", 1);
 	json_add_mdbl(sb, "read_mibps", m->sb.read_mibps);
 	json_add_mdbl(sb, "write_mibps", m->sb.write_mibps);
-
+oversell:
 	if (json_add_oversell(o, &m->signs.host, &m->signs, m->signs.flags, m->signs.nflags) < 0)
 		goto fail;
 	return o;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/plan.h"
 #include "render.h"
 #include "text_put.h"
 
@@ -74,6 +75,16 @@ void text_memory(FILE *f, const struct bench_report *rep, const struct render_st
 	if (m->capped)
 		text_kv(f, st, "Note", "arrays smaller than 4x LLC: figures include cache (%s)",
 			m->cap_reason);
+	if (m->tests != (1u << MEM_NTESTS) - 1) {
+		char ran[64] = "";
+		size_t len = 0;
+
+		for (int i = 0; i < MEM_NTESTS; i++)
+			if (m->tests & (1u << i))
+				len += (size_t)snprintf(ran + len, sizeof(ran) - len, "%s%s",
+							len ? ", " : "", mem_test_names[i]);
+		text_kv(f, st, "Parts run", "%s (--mem-tests)", ran);
+	}
 	text_kv(f, st, "Counted", "Copy, Scale 2 words/element; Add, Triad 3; best of %u reps, MB = 10^6",
 		MEM_REPS - 1);
 	for (int t = 0; t < 2; t++)

@@ -100,6 +100,27 @@ VPSBENCH_ROOT=$FIX "$VPSBENCH" --only mem --json --quiet --require 'mem_triad_mb
 	> "$tmp/r.json" 2>/dev/null; rc=$?
 [ $rc -eq 3 ] && t_ok mem_require_fails || t_fail mem_require_fails "rc=$rc"
 
+# 2b. --mem-tests: only the parts asked run; the others are absent, not unknown
+"$VPSBENCH" --only mem --mem-size 4M --mem-threads 2 --mem-tests stream --json --quiet \
+	> "$tmp/p1.json" 2> "$tmp/p1.err"; rc=$?
+if [ $rc -eq 0 ] && t_json "$tmp/p1.json" "${TRUTH[0]}" \
+	"j['mem']['tests'] == ['stream']" \
+	"[r['threads'] for r in j['mem']['stream']] == [1, 2]" \
+	"j['mem']['latency'] == [] and j['mem']['sysbench'] is None" \
+	"j['metrics']['mem_latency_ns'] is None"; then
+	t_ok mem_tests_stream_only; else t_fail mem_tests_stream_only "rc=$rc $(head -c 300 "$tmp/p1.err")"; fi
+m=$(schema_ok "$tmp/p1.json") && t_ok mem_tests_schema || t_fail mem_tests_schema "$m"
+"$VPSBENCH" --only mem --mem-size 4M --mem-tests sysbench,latency --json --quiet \
+	> "$tmp/p2.json" 2> "$tmp/p2.err"; rc=$?
+if [ $rc -eq 0 ] && t_json "$tmp/p2.json" \
+	"j['mem']['tests'] == ['latency', 'sysbench']" \
+	"j['mem']['stream'] == [] and j['metrics']['mem_triad_mbps'] is None" \
+	"j['mem']['latency'][0]['present'] and j['mem']['sysbench']['read_mibps'] > 0"; then
+	t_ok mem_tests_no_stream; else t_fail mem_tests_no_stream "rc=$rc $(head -c 300 "$tmp/p2.err")"; fi
+"$VPSBENCH" --only mem --mem-size 2M --mem-tests stream --no-color 2>/dev/null > "$tmp/p.txt"
+grep -q 'Parts run *: stream (--mem-tests)' "$tmp/p.txt" && ! grep -q 'sysbench-style' "$tmp/p.txt" &&
+	t_ok mem_tests_text || t_fail mem_tests_text "$(grep -i 'parts\|sysbench' "$tmp/p.txt")"
+
 # 3. bad input: one line on stderr, exit 1, nothing run
 bad() { # NAME ARGS...
 	local n=$1; shift
@@ -110,6 +131,8 @@ bad() { # NAME ARGS...
 bad mem_size_below_1m --only mem --mem-size 512K
 bad mem_size_above_available --only mem --mem-size 2G
 bad mem_threads_zero --only mem --mem-threads 0
+bad mem_tests_unknown --only mem --mem-tests stream,bogus
+bad mem_tests_empty --only mem --mem-tests ,
 grep -q 'available memory' "$tmp/b.err" 2>/dev/null || true
 
 # 4. allocation failure: mem is skipped with the reason, sysinfo still runs

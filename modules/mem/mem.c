@@ -14,6 +14,7 @@
 
 #include "core/clock.h"
 #include "core/options.h"
+#include "core/plan.h"
 #include "mem_priv.h"
 
 #define MEM_SB_SECONDS 0.5
@@ -155,6 +156,7 @@ static enum bench_status mem_run(const struct bench_ctx *ctx, void *result, stru
 
 	memset(r, 0, sizeof(*r));
 	r->single_cpu = -1;
+	r->tests = ctx->opts->mem_tests.set ? (unsigned)ctx->opts->mem_tests.v : (1u << MEM_NTESTS) - 1;
 	mem_signs_begin(ctx->root, &s0);
 	mem_read_host(ctx->root, &r->host);
 	size_arrays(ctx, r);
@@ -164,16 +166,20 @@ static enum bench_status mem_run(const struct bench_ctx *ctx, void *result, stru
 	if (r->array_bytes < MEM_MIN_SIZE)
 		return bench_outcome(out, BENCH_SKIP, "not enough memory for the arrays: %s",
 				     r->cap_reason);
-	if (r->capped)
+	if (r->capped && (r->tests & ((1u << MEM_TEST_STREAM) | (1u << MEM_TEST_LATENCY))))
 		bench_warn(ctx, "mem: arrays smaller than 4x LLC (%s): figures include cache",
 			   r->cap_reason);
 
-	st = run_stream(ctx, r, out);
-	if (st == BENCH_SKIP)
-		return st;
+	st = BENCH_OK;
+	if (r->tests & (1u << MEM_TEST_STREAM)) {
+		st = run_stream(ctx, r, out);
+		if (st == BENCH_SKIP)
+			return st;
+	}
 	pinned = pin_first_cpu(r, &old);
-	run_latency(ctx, r);
-	if (!bench_stopped(ctx)) {
+	if (r->tests & (1u << MEM_TEST_LATENCY))
+		run_latency(ctx, r);
+	if ((r->tests & (1u << MEM_TEST_SYSBENCH)) && !bench_stopped(ctx)) {
 		bench_progress(ctx, "mem", "sysbench-style 1 MiB blocks", 0);
 		if (mem_sysbench_run(ctx, MEM_SB_SECONDS, &r->sb, err, sizeof(err)) < 0)
 			bench_warn(ctx, "mem: %s", err);

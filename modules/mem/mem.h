@@ -88,6 +88,7 @@ struct mem_host {
 };
 
 struct mem_result {
+	unsigned tests;                    /* bit per enum mem_test (core/plan.h) that was asked */
 	struct mem_host host;
 	uint64_t llc_used;                 /* LLC size the sizing used (assumed when unknown) */
 	bool llc_assumed;
