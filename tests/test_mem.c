@@ -5,12 +5,16 @@
  * curves, and the readers on the mem_oversell fixture tree.
  */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "modules/mem/mem.h"
+#include "modules/mem/mem_barrier.h"
 #include "modules/mem/mem_kern.h"
 #include "modules/mem/mem_priv.h"
 #include "th.h"
@@ -301,6 +305,64 @@ TH_TEST(mem_oversell_signs_from_fixture)
 	TH_EQ_INT(s.host.ksm_run, MB_UNKNOWN);
 	TH_CHECK(!s.swapin_pages.ok);
 	TH_EQ_INT(s.nflags, 0);
+}
+
+/*
+ * The spinning barrier lets no thread through a round before every thread
+ * has arrived: each bumps the round's count, waits, and then must see all
+ * of them. Workers are joined with a deadline, so a broken barrier fails
+ * the test instead of hanging it (the stuck threads end with the process).
+ */
+enum { BAR_ROUNDS = 3000 };
+struct bar_test {
+	struct mem_barrier b;
+	unsigned threads;
+	atomic_uint count[BAR_ROUNDS];
+	atomic_uint early;             /* passes that saw a round not yet full */
+};
+
+static void *bar_worker(void *arg)
+{
+	struct bar_test *t = arg;
+
+	for (unsigned r = 0; r < BAR_ROUNDS; r++) {
+		atomic_fetch_add(&t->count[r], 1);
+		mem_barrier_wait(&t->b);
+		if (atomic_load(&t->count[r]) != t->threads)
+			atomic_fetch_add(&t->early, 1);
+	}
+	return NULL;
+}
+
+static void check_barrier(unsigned threads, unsigned spins)
+{
+	static struct bar_test t[2]; /* one per call: stuck threads of a failed one keep theirs */
+	static int used;
+	struct bar_test *bt = &t[used++ % 2];
+	pthread_t tid[8];
+	struct timespec dl;
+	bool all_done = true;
+
+	memset(bt, 0, sizeof(*bt));
+	bt->threads = threads;
+	mem_barrier_init(&bt->b, threads, spins);
+	for (unsigned i = 0; i < threads; i++)
+		TH_EQ_INT(pthread_create(&tid[i], NULL, bar_worker, bt), 0);
+	clock_gettime(CLOCK_REALTIME, &dl);
+	dl.tv_sec += 20;
+	for (unsigned i = 0; i < threads; i++)
+		if (pthread_timedjoin_np(tid[i], NULL, &dl) != 0)
+			all_done = false;
+	TH_CHECK(all_done);
+	TH_EQ_INT(atomic_load(&bt->early), 0);
+	if (all_done)
+		TH_EQ_INT(atomic_load(&bt->count[BAR_ROUNDS - 1]), threads);
+}
+
+TH_TEST(mem_barrier_holds_every_round)
+{
+	check_barrier(2, MEM_BARRIER_SPINS); /* spinning */
+	check_barrier(3, 0);                 /* yielding at once: more threads than CPUs here */
 }
 
 /* A real STREAM run on small arrays: every rate is words x 8 x n / its best time. */

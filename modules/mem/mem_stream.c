@@ -17,6 +17,7 @@
 
 #include "core/clock.h"
 #include "core/live.h"
+#include "mem_barrier.h"
 #include "mem_kern.h"
 #include "mem_priv.h"
 
@@ -27,7 +28,7 @@ struct stream_shared {
 	unsigned reps;
 	const int *cpus;
 	unsigned ncpus;
-	pthread_barrier_t bar;
+	struct mem_barrier bar;        /* spins: a futex wake-up would be timed (mem_barrier.h) */
 	pthread_mutex_t mu;            /* the start gate: no thread runs until all exist */
 	pthread_cond_t cv;
 	int gate;                      /* 0 wait, 1 go, -1 give up */
@@ -91,7 +92,7 @@ static void *stream_worker(void *arg)
 
 		if (th->id == 0)
 			atomic_store(&sh->stop, bench_stopped(sh->ctx));
-		pthread_barrier_wait(&sh->bar);
+		mem_barrier_wait(&sh->bar);
 		if (atomic_load(&sh->stop))
 			break;
 		for (int k = 0; k < MEM_NKERNELS; k++) {
@@ -103,7 +104,7 @@ static void *stream_worker(void *arg)
 			case MEM_ADD:   sh->k->add(c, a, b, m); break;
 			default:        sh->k->triad(a, b, c, s, m); break;
 			}
-			pthread_barrier_wait(&sh->bar);
+			mem_barrier_wait(&sh->bar);
 			if (th->id == 0)
 				sh->t[r][k] = (double)(mono_ns() - t0) / 1e9;
 		}
@@ -140,7 +141,7 @@ int mem_stream_run(const struct bench_ctx *ctx, double *arrays[3], size_t n, uns
 	struct stream_shared *sh = calloc(1, sizeof(*sh));
 	struct stream_thread *th = calloc(threads, sizeof(*th));
 	unsigned started = 0;
-	int rc = -1, e;
+	int rc = -1, e = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (!sh || !th) {
@@ -157,10 +158,8 @@ int mem_stream_run(const struct bench_ctx *ctx, double *arrays[3], size_t n, uns
 	sh->ncpus = ncpus;
 	sh->ctx = ctx;
 	sh->k = mem_kernels_pick();
-	if ((e = pthread_barrier_init(&sh->bar, NULL, threads)) != 0) {
-		snprintf(err, errlen, "STREAM: pthread_barrier_init: %s", strerror(e));
-		goto out;
-	}
+	/* spin only while every thread has a CPU of its own */
+	mem_barrier_init(&sh->bar, threads, ncpus && threads <= ncpus ? MEM_BARRIER_SPINS : 0);
 	pthread_mutex_init(&sh->mu, NULL);
 	pthread_cond_init(&sh->cv, NULL);
 	for (started = 1; started < threads; started++) { /* this thread is worker 0 */
@@ -178,7 +177,6 @@ int mem_stream_run(const struct bench_ctx *ctx, double *arrays[3], size_t n, uns
 		for (unsigned i = 1; i < started; i++)
 			pthread_join(th[i].tid, NULL);
 		snprintf(err, errlen, "STREAM: pthread_create: %s", strerror(e));
-		pthread_barrier_destroy(&sh->bar);
 		goto out;
 	}
 	{
@@ -191,7 +189,6 @@ int mem_stream_run(const struct bench_ctx *ctx, double *arrays[3], size_t n, uns
 	}
 	for (unsigned i = 1; i < threads; i++)
 		pthread_join(th[i].tid, NULL);
-	pthread_barrier_destroy(&sh->bar);
 	pthread_cond_destroy(&sh->cv);
 	pthread_mutex_destroy(&sh->mu);
 
