@@ -1,148 +1,171 @@
 #!/bin/bash
 # vs-stream.sh — benchmark (not part of make test): vpsbench's mem module
-# against Debian's likwid-bench (package likwid) and sysbench memory,
-# alternating A B A B, medians of the per-round ratios vpsbench/peer.
+# against Debian's likwid-bench (package likwid) and sysbench memory.
 #
 # What each side counts per element (so the ratio compares like with like):
 #   vpsbench (STREAM's rule)  Copy c=a 2 words = 16 B; Triad a=b+s*c 3 words = 24 B
-#                             decimal MB/s, best of 10 reps after a first one
+#                             decimal MB/s; "best" = STREAM's best of 10 reps
+#                             after a first one (the reported figure), "mean" =
+#                             bytes / the mean time of the same 10 reps
 #   likwid-bench              "MByte/s" from its data volume: copy 16 B/element
 #                             (1 load + 1 store), stream 24 B/element (2 loads +
 #                             1 store); no write-allocate traffic, like STREAM.
 #                             Kernels: stream, stream_sse, stream_avx = STREAM's
 #                             triad (A = B*s + C); copy, copy_avx = copy. Compared
-#                             with the best of them. -w N:SIZE:T takes the working
-#                             set of all streams: 3 x array for triad, 2 x array
-#                             for copy, so each array is as long as vpsbench's.
+#                             with the best of them (the highest median figure).
+#                             -w N:SIZE:T takes the working set of all streams:
+#                             3 x array for triad, 2 x array for copy, so each
+#                             array is as long as vpsbench's. Its figure is the
+#                             volume of all its iterations (it runs >= 1 s) over
+#                             their total time: a mean, so "mean" is the like-
+#                             for-like ratio and "best" shows what STREAM's rule
+#                             adds on this host.
 #   sysbench memory           MiB/s = events x 1 MiB / 2^20 / s, one 1 MiB block
 #                             (global scope) passed over with 8-byte loads/stores,
 #                             --threads=1 as ecs/LemonBench run it; vpsbench's
 #                             "sysbench-style" figure does the same.
-# likwid-bench's MByte/s is the volume of all its iterations over their total
-# time (a mean); vpsbench's is STREAM's best repetition: on a busy machine the
-# ratio rises above 1 for that reason alone, so run this on a quiet one. The
-# script also prints the ratio of vpsbench's mean over its repetitions (from
-# the JSON's min_s and avg_s) to likwid-bench's figure: mean against mean.
-# Like with like: every 1-thread figure of both sides (vpsbench's 1-thread
-# STREAM run, its sysbench-style figure, likwid-bench with 1 thread, sysbench)
-# runs on the same CPU, vpsbench's single_cpu; N-thread runs take the first N
-# CPUs on both sides. Sizes: likwid-bench's working set is 3 (triad) or 2
-# (copy) of vpsbench's arrays; sysbench and vpsbench pass over one 1 MiB block
-# for a fixed time each.
-# Then the latency targets: 3 runs, the DRAM plateau (past 4x LLC, 4 KiB pages)
-# of each, spread around their median (target +-10%) and DRAM / L1 (target >= 3).
 #
-# Usage: tests/compare/vs-stream.sh; PAIRS=N (default 3), MEM_SIZE (per array,
-# default: what vpsbench picks, 4x LLC), THREADS (default: usable CPUs),
-# SB_TIME (sysbench seconds, default 5). Targets: 0.95-1.05 for every ratio.
+# Order: this host's memory bandwidth drifts by 10-40% over tens of seconds,
+# more than the targets allow, so the runs are short and tightly interleaved:
+# vpsbench runs only the part compared (--mem-tests stream / sysbench), and
+# every peer run sits between two vpsbench runs, V P V P V ...; each peer
+# figure is divided by the mean of the vpsbench runs just before and after it
+# (a linear drift cancels). Every round goes through all peer kernels (the
+# order reversed every other round); the tables give per-kernel medians.
+# Like with like: every 1-thread figure of both sides runs on the same CPU,
+# vpsbench's single_cpu; N-thread runs take the first N CPUs on both sides.
+# Then the latency targets: 3 runs of --mem-tests latency, the DRAM plateau
+# (past 4x LLC, 4 KiB pages) of each, spread around their median (target
+# +-10%) and DRAM / L1 (target >= 3).
+#
+# Usage: tests/compare/vs-stream.sh; PAIRS=N rounds (default 5), SB_PAIRS
+# (sysbench pairs, default 10), MEM_SIZE (per array, default: what vpsbench
+# picks, 4x LLC), THREADS (default: usable CPUs). Targets: 0.95-1.05.
 set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
 VPSBENCH=${VPSBENCH:-$here/vpsbench}
-pairs=${PAIRS:-3}
-threads=${THREADS:-$(nproc)}
-sbtime=${SB_TIME:-5}
-[ "$pairs" -ge 3 ] 2>/dev/null || { echo "vs-stream: PAIRS must be >= 3" >&2; exit 1; }
+[ "${PAIRS:-5}" -ge 3 ] 2>/dev/null || { echo "vs-stream: PAIRS must be >= 3" >&2; exit 1; }
 [ -x "$VPSBENCH" ] || { echo "vs-stream: $VPSBENCH not built (run make)" >&2; exit 1; }
-for t in likwid-bench sysbench python3; do
+for t in likwid-bench sysbench taskset python3; do
 	command -v $t >/dev/null || { echo "vs-stream: needs $t (apt-get install likwid sysbench python3)" >&2; exit 1; }
 done
-work=$(mktemp -d "${TMPDIR:-/tmp}/vs-stream.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
+echo "vs-stream: $("$VPSBENCH" --version | head -1); load $(cut -d' ' -f1-3 /proc/loadavg)"
+exec python3 - "$VPSBENCH" "${PAIRS:-5}" "${SB_PAIRS:-10}" "${THREADS:-$(nproc)}" "${MEM_SIZE:-}" <<'EOF'
+import json, os, re, statistics, subprocess, sys
 
-sizeopt=()
-[ -n "${MEM_SIZE:-}" ] && sizeopt=(--mem-size "$MEM_SIZE")
-jget() { python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
-median() { python3 -c 'import statistics,sys; v=[float(x) for x in sys.argv[1:] if x not in ("", "-")]; print("%.4g" % statistics.median(v) if v else "-")' "$@"; }
+vps, pairs, sb_pairs, threads, mem_size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+size_opt = ["--mem-size", mem_size] if mem_size else []
 
-# likwid-bench KERNEL BYTES THREADS -> MByte/s (decimal, as it prints). One thread
-# runs on vpsbench's single_cpu (likwid-bench keeps to a taskset mask): the
-# vCPUs of a VPS can differ in speed, so both sides must use the same one.
-likwid() {
-	local pin=()
-	[ "$3" = 1 ] && pin=(taskset -c "$cpu1")
-	"${pin[@]}" likwid-bench -t "$1" -w "N:${2}B:$3" 2>/dev/null | awk '/^MByte\/s:/ { print $2 }'
-}
-best_likwid() { # KERNELS... -- BYTES THREADS
-	local best=0 v k
-	local bytes=${*: -2:1} th=${*: -1}
-	for k in "${@:1:$#-2}"; do
-		v=$(likwid "$k" "$bytes" "$th")
-		[ -n "$v" ] && best=$(python3 -c "print(max($best, $v))")
-	done
-	echo "$best"
-}
-# sysbench on the CPU vpsbench's sysbench-style figure ran on (its single_cpu)
-sysbench_mibps() { # read|write
-	taskset -c "$cpu1" sysbench memory --memory-block-size=1M --memory-total-size=100000G \
-		--memory-oper="$1" --memory-access-mode=seq --threads=1 --time="$sbtime" run 2>/dev/null |
-		sed -n 's/.*MiB transferred (\([0-9.]*\) MiB\/sec).*/\1/p'
-}
+def load():
+    return open("/proc/loadavg").read().split()[0]
 
-echo "vs-stream: $pairs pairs, threads $threads, load $(cut -d' ' -f1-3 /proc/loadavg)"
-declare -a rt rc rs1 rs2 rst rsc rsr rsw rtm rcm rs1m rs2m
-for i in $(seq 1 "$pairs"); do
-	# A: vpsbench
-	"$VPSBENCH" --only mem "${sizeopt[@]}" --mem-threads "$threads" --json --quiet > "$work/v$i.json" 2>/dev/null
-	arr=$(jget "$work/v$i.json" "j['mem']['array_bytes']")
-	cpu1=$(jget "$work/v$i.json" "j['mem']['single_cpu']")
-	[ "$cpu1" = None ] && cpu1=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')
-	vt=$(jget "$work/v$i.json" "j['mem']['stream'][-1]['kernels']['triad']['mbps']")
-	vc=$(jget "$work/v$i.json" "j['mem']['stream'][-1]['kernels']['copy']['mbps']")
-	vt1=$(jget "$work/v$i.json" "j['mem']['stream'][0]['kernels']['triad']['mbps']")
-	vc1=$(jget "$work/v$i.json" "j['mem']['stream'][0]['kernels']['copy']['mbps']")
-	# the same runs' mean over repetitions (bytes / avg_s = mbps * min_s / avg_s):
-	# likwid-bench's own figure is a mean, so this is the like-for-like ratio
-	k="['kernels']"; mean="['mbps'] * K['min_s'] / K['avg_s']"
-	vtm=$(jget "$work/v$i.json" "(K := j['mem']['stream'][-1]$k['triad'])$mean")
-	vcm=$(jget "$work/v$i.json" "(K := j['mem']['stream'][-1]$k['copy'])$mean")
-	vt1m=$(jget "$work/v$i.json" "(K := j['mem']['stream'][0]$k['triad'])$mean")
-	vc1m=$(jget "$work/v$i.json" "(K := j['mem']['stream'][0]$k['copy'])$mean")
-	vr=$(jget "$work/v$i.json" "j['mem']['sysbench']['read_mibps']")
-	vw=$(jget "$work/v$i.json" "j['mem']['sysbench']['write_mibps']")
-	# B: the peers at the same array length and thread counts
-	lt=$(best_likwid stream stream_sse stream_avx $((3 * arr)) "$threads")
-	lc=$(best_likwid copy copy_avx $((2 * arr)) "$threads")
-	lt1=$(best_likwid stream stream_sse stream_avx $((3 * arr)) 1)
-	lc1=$(best_likwid copy copy_avx $((2 * arr)) 1)
-	sr=$(sysbench_mibps read)
-	sw=$(sysbench_mibps write)
-	r() { python3 -c "print('%.3f' % ($1 / $2) if $2 else '-')" 2>/dev/null || echo -; }
-	rt[$i]=$(r "$vt" "$lt"); rc[$i]=$(r "$vc" "$lc")
-	rs1[$i]=$(r "$vt1" "$lt1"); rs2[$i]=$(r "$vc1" "$lc1")
-	rsr[$i]=$(r "$vr" "$sr"); rsw[$i]=$(r "$vw" "$sw")
-	rtm[$i]=$(r "$vtm" "$lt"); rcm[$i]=$(r "$vcm" "$lc")
-	rs1m[$i]=$(r "$vt1m" "$lt1"); rs2m[$i]=$(r "$vc1m" "$lc1")
-	printf 'round %d (load %s, 1 thread on CPU %s): arrays %d MiB; triad %s/%s copy %s/%s MB/s (N thr); triad %s/%s copy %s/%s (1 thr); sysbench read %s/%s write %s/%s MiB/s\n' \
-		"$i" "$(cut -d' ' -f1 /proc/loadavg)" "$cpu1" $((arr >> 20)) "$vt" "$lt" "$vc" "$lc" "$vt1" "$lt1" "$vc1" "$lc1" "$vr" "$sr" "$vw" "$sw"
-done
-echo
-echo "median ratios vpsbench / peer (target 0.95-1.05):"
-echo "  triad, $threads threads vs likwid-bench best: $(median "${rt[@]}")"
-echo "  copy,  $threads threads vs likwid-bench best: $(median "${rc[@]}")"
-echo "  triad, 1 thread vs likwid-bench best:        $(median "${rs1[@]}")"
-echo "  copy,  1 thread vs likwid-bench best:        $(median "${rs2[@]}")"
-echo "  the same, vpsbench's mean over its repetitions (likwid-bench's figure is a mean):"
-echo "    triad $threads threads $(median "${rtm[@]}"), copy $(median "${rcm[@]}"); 1 thread: triad $(median "${rs1m[@]}"), copy $(median "${rs2m[@]}")"
-echo "  sysbench-style read vs sysbench memory:      $(median "${rsr[@]}")"
-echo "  sysbench-style write vs sysbench memory:     $(median "${rsw[@]}")"
+def vpsbench(tests, extra=()):
+    out = subprocess.run([vps, "--only", "mem", "--mem-tests", tests, "--mem-threads", str(threads),
+                          "--json", "--quiet", *size_opt, *extra],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit("vs-stream: vpsbench failed: " + out.stderr.strip()[:300])
+    return json.loads(out.stdout)["mem"]
 
-echo
-echo "latency: DRAM plateau (4 KiB pages) of 3 runs:"
-python3 - "$work"/v1.json "$work"/v2.json "$work"/v3.json <<'EOF'
-import json, statistics, sys
+def stream_figs(m):
+    """{(op, threads): (best MB/s, mean MB/s)} of one vpsbench run"""
+    f = {}
+    for r in m["stream"]:
+        for op in ("triad", "copy"):
+            k = r["kernels"][op]
+            f[(op, r["threads"])] = (k["mbps"], k["mbps"] * k["min_s"] / k["avg_s"])
+    return f
+
+def likwid(kernel, nbytes, t, cpu1):
+    pin = ["taskset", "-c", str(cpu1)] if t == 1 else []
+    out = subprocess.run([*pin, "likwid-bench", "-t", kernel, "-w", "N:%dB:%d" % (nbytes, t)],
+                         capture_output=True, text=True).stdout
+    m = re.search(r"^MByte/s:\s*([0-9.]+)", out, re.M)
+    return float(m.group(1)) if m else None
+
+def sysbench(op, cpu1):
+    out = subprocess.run(["taskset", "-c", str(cpu1), "sysbench", "memory", "--memory-block-size=1M",
+                          "--memory-total-size=100000G", "--memory-oper=" + op, "--memory-access-mode=seq",
+                          "--threads=1", "--time=1", "run"], capture_output=True, text=True).stdout
+    m = re.search(r"MiB transferred \(([0-9.]+) MiB/sec\)", out)
+    return float(m.group(1)) if m else None
+
+med = statistics.median
+
+# --- STREAM: V P V P ... through every likwid kernel at N and 1 thread
+v = vpsbench("stream")
+arr, cpu1 = v["array_bytes"], v["single_cpu"]
+if cpu1 is None:
+    cpu1 = min(os.sched_getaffinity(0))
+ths = sorted({1, threads})
+cfgs = [(op, t, k) for t in reversed(ths) for op, ks in
+        (("triad", ("stream", "stream_sse", "stream_avx")), ("copy", ("copy", "copy_avx")))
+        for k in ks]
+print("STREAM: %d rounds, arrays %d MiB, %s threads, 1-thread runs on CPU %d; each peer run between two vpsbench runs"
+      % (pairs, arr >> 20, threads, cpu1))
+peer, rbest, rmean = {c: [] for c in cfgs}, {c: [] for c in cfgs}, {c: [] for c in cfgs}
+prev = stream_figs(v)
+for rnd in range(pairs):
+    order = cfgs if rnd % 2 == 0 else list(reversed(cfgs))
+    for c in order:
+        op, t, k = c
+        p = likwid(k, (3 if op == "triad" else 2) * arr, t, cpu1)
+        nxt = stream_figs(vpsbench("stream"))
+        if p:
+            b = (prev[(op, t)][0] + nxt[(op, t)][0]) / 2
+            m = (prev[(op, t)][1] + nxt[(op, t)][1]) / 2
+            peer[c].append(p); rbest[c].append(b / p); rmean[c].append(m / p)
+        prev = nxt
+    print("  round %d done (load %s): %s" % (rnd + 1, load(), "  ".join(
+        "%s%d/%s %.3f" % (op[0], t, k, rmean[(op, t, k)][-1]) for op, t, k in cfgs if rmean[(op, t, k)])))
+
+print("\nper likwid-bench kernel: its median MB/s, and median ratios vpsbench/likwid (best = reported, mean = like for like)")
+head = {}
+for op, t, k in cfgs:
+    c = (op, t, k)
+    if not peer[c]:
+        print("  %-5s %d thr %-10s  no figure" % (op, t, k)); continue
+    print("  %-5s %d thr %-10s  %8.0f MB/s   best %.3f  mean %.3f   (mean per round: %s)"
+          % (op, t, k, med(peer[c]), med(rbest[c]), med(rmean[c]), " ".join("%.3f" % x for x in rmean[c])))
+    if (op, t) not in head or med(peer[c]) > med(peer[head[(op, t)]]):
+        head[(op, t)] = c
+print("\nmedian ratios vpsbench / likwid-bench's best kernel (target 0.95-1.05):")
+for (op, t), c in sorted(head.items(), key=lambda x: (-x[0][1], x[0][0] != "triad")):
+    print("  %-5s %d thread%s vs %-10s  mean %.3f   best %.3f" % (op, t, "s" if t > 1 else " ", c[2], med(rmean[c]), med(rbest[c])))
+
+# --- sysbench-style: V S V S ..., read and write in each
+print("\nsysbench-style: %d pairs, 1 thread on CPU %d (vpsbench 0.5 s per op, sysbench 1 s)" % (sb_pairs, cpu1))
+def sbv():
+    s = vpsbench("sysbench")["sysbench"]
+    return s["read_mibps"], s["write_mibps"]
+rr, rw, pr, pw = [], [], [], []
+prev = sbv()
+for i in range(sb_pairs):
+    sr, sw = sysbench("read", cpu1), sysbench("write", cpu1)
+    nxt = sbv()
+    if sr and sw:
+        pr.append(sr); pw.append(sw)
+        rr.append((prev[0] + nxt[0]) / 2 / sr); rw.append((prev[1] + nxt[1]) / 2 / sw)
+    prev = nxt
+print("  sysbench memory: read %.0f write %.0f MiB/s (medians)" % (med(pr), med(pw)))
+print("  read  vs sysbench: %.3f   (per pair: %s)" % (med(rr), " ".join("%.3f" % x for x in rr)))
+print("  write vs sysbench: %.3f   (per pair: %s)" % (med(rw), " ".join("%.3f" % x for x in rw)))
+
+# --- latency: 3 runs, the DRAM plateau on 4 KiB pages
+print("\nlatency: DRAM plateau (4 KiB pages) of 3 runs:")
 d, l1 = [], []
-for p in sys.argv[1:]:
-    c = json.load(open(p))['mem']['latency'][0]['levels_ns']
-    d.append(c['DRAM']); l1.append(c['L1'])
-print("  DRAM ns:", ", ".join("%.1f" % x if x else "-" for x in d), " L1 ns:", ", ".join("%.2f" % x if x else "-" for x in l1))
+for i in range(3):
+    c = vpsbench("latency")["latency"][0]["levels_ns"]
+    d.append(c["DRAM"]); l1.append(c["L1"])
+print("  DRAM ns:", ", ".join("%.1f" % x if x else "-" for x in d), "  L1 ns:", ", ".join("%.2f" % x if x else "-" for x in l1))
 dv = [x for x in d if x]
 if len(dv) == 3:
-    m = statistics.median(dv)
+    m = med(dv)
     print("  spread around the median: %+.1f%% .. %+.1f%% (target within +-10%%)" % ((min(dv) / m - 1) * 100, (max(dv) / m - 1) * 100))
     lv = [x for x in l1 if x]
     if lv:
-        print("  DRAM / L1: %.1f (target >= 3)" % (m / statistics.median(lv)))
+        print("  DRAM / L1: %.1f (target >= 3)" % (m / med(lv)))
 else:
     print("  ! a run had no DRAM plateau (arrays capped below 4x LLC?)")
+print("load at the end: %s" % load())
 EOF
-exit 0
