@@ -122,7 +122,14 @@ void progress_plan_work(const struct bench_ctx *ctx, int mod, uint64_t *bytes, u
 		/* the runs, then one read of the last file */
 		*bytes = (uint64_t)ndirs * ((uint64_t)pl->seq.runs + 1) * pl->seq.size;
 	} else if (mod == MOD_mem) {
-		*ns = MEM_PLANNED_NS;
+		/* of a default run's ~10 s: STREAM ~4, latency ~5, sysbench-style 1 */
+		static const unsigned tenths[MEM_NTESTS] = { 4, 5, 1 };
+		unsigned asked = ctx->opts->mem_tests.set ? (unsigned)ctx->opts->mem_tests.v :
+				 (1u << MEM_NTESTS) - 1;
+
+		for (int i = 0; i < MEM_NTESTS; i++)
+			if (asked & (1u << i))
+				*ns += MEM_PLANNED_NS / 10 * tenths[i];
 	} else if (mod == MOD_rand) {
 		for (unsigned i = 0; i < pl->nrand; i++) {
 			if (pl->rand[i].size > maxsz)
