@@ -129,9 +129,19 @@ for op, t, k in cfgs:
           % (op, t, k, med(peer[c]), med(rbest[c]), med(rmean[c]), " ".join("%.3f" % x for x in rmean[c])))
     if (op, t) not in head or med(peer[c]) > med(peer[head[(op, t)]]):
         head[(op, t)] = c
-print("\nmedian ratios vpsbench / likwid-bench's best kernel (target 0.95-1.05):")
+print("\nmedian ratios vpsbench / likwid-bench's best kernel (target 0.95-1.05), and over all its kernels of the op:")
 for (op, t), c in sorted(head.items(), key=lambda x: (-x[0][1], x[0][0] != "triad")):
-    print("  %-5s %d thread%s vs %-10s  mean %.3f   best %.3f" % (op, t, "s" if t > 1 else " ", c[2], med(rmean[c]), med(rbest[c])))
+    pool = [c2 for c2 in cfgs if c2[:2] == (op, t) and peer[c2]]
+    print("  %-5s %d thread%s vs %-10s  mean %.3f   best %.3f    all kernels: mean %.3f  best %.3f"
+          % (op, t, "s" if t > 1 else " ", c[2], med(rmean[c]), med(rbest[c]),
+             med([x for c2 in pool for x in rmean[c2]]), med([x for c2 in pool for x in rbest[c2]])))
+# Past 4x LLC every kernel of an op moves the same bytes through the same
+# memory, so how far likwid-bench's own kernels' medians lie apart is this
+# host's noise floor for these ratios.
+print("\nnoise floor: likwid-bench's fastest kernel of an op over its slowest (medians; at DRAM sizes they move the same bytes):")
+for (op, t) in sorted(head, key=lambda x: (-x[1], x[0] != "triad")):
+    m = [med(peer[c2]) for c2 in cfgs if c2[:2] == (op, t) and peer[c2]]
+    print("  %-5s %d thread%s  %.3f" % (op, t, "s" if t > 1 else " ", max(m) / min(m)))
 
 # --- sysbench-style: V S V S ..., read and write in each
 print("\nsysbench-style: %d pairs, 1 thread on CPU %d (vpsbench 0.5 s per op, sysbench 1 s)" % (sb_pairs, cpu1))
