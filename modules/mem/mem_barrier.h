@@ -12,7 +12,7 @@
 
 #include <stdatomic.h>
 
-#define MEM_BARRIER_SPINS 200000u  /* pause loops before yielding: about 5-30 ms */
+#define MEM_BARRIER_SPINS 200000u  /* pause loops before yielding: about 1-10 ms (pause is 10-140 cycles) */
 
 struct mem_barrier {
 	atomic_uint arrived;   /* threads in this round so far */
