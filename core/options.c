@@ -203,24 +203,6 @@ static const char *dur_text(char *buf, size_t n, uint64_t ns)
 	return buf;
 }
 
-static int parse_modlist(const char *s, unsigned *mask)
-{
-	char buf[256], *tok, *save = NULL;
-
-	if (strlen(s) >= sizeof(buf))
-		return -1;
-	strcpy(buf, s);
-	*mask = 0;
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int id = bench_module_find(tok);
-
-		if (id < 0)
-			return -1;
-		*mask |= 1u << id;
-	}
-	return *mask ? 0 : -1;
-}
-
 /* "a|b|c" (or with another separator) from a NULL-ended name list */
 static void names_text(char *buf, size_t n, const char *const *names, const char *sep)
 {
@@ -231,7 +213,10 @@ static void names_text(char *buf, size_t n, const char *const *names, const char
 		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? sep : "", names[i]);
 }
 
-/* "stream,latency" -> a bit per name's index; -1 on an unknown or empty list */
+/*
+ * A comma list -> a bit per name: its index in names, or with names NULL
+ * the module id ("seq,rand" for --only/--skip). -1 on an unknown or empty list.
+ */
 static int parse_nameset(const char *s, const char *const *names, uint64_t *mask)
 {
 	char buf[256], *tok, *save = NULL;
@@ -241,7 +226,7 @@ static int parse_nameset(const char *s, const char *const *names, uint64_t *mask
 	strcpy(buf, s);
 	*mask = 0;
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int idx = parse_enum(tok, names);
+		int idx = names ? parse_enum(tok, names) : bench_module_find(tok);
 
 		if (idx < 0 || idx >= 64)
 			return -1;
@@ -295,11 +280,12 @@ static int apply(const struct opt_def *d, const char *arg, struct bench_opts *o)
 		return 0;
 	}
 	case OK_MODLIST:
-		if (parse_modlist(arg, (unsigned *)(base + d->off)) < 0) {
+		if (parse_nameset(arg, NULL, &v) < 0) {
 			usage_error("--%s takes a comma list of modules from sysinfo,seq,rand,cpu,mem,net, not '%s'",
 				    d->name, arg);
 			return 1;
 		}
+		*(unsigned *)(base + d->off) = (unsigned)v;
 		return 0;
 	case OK_SIZE:
 	case OK_DUR:

@@ -15,6 +15,11 @@ const char *const rand_rw_names[] = { "randread", "randwrite", "randrw", NULL };
 const char *const rand_engine_names[] = { "auto", "io_uring", "libaio", "psync", NULL };
 const char *const mem_test_names[] = { "stream", "latency", "sysbench", NULL };
 
+unsigned mem_tests_asked(const struct bench_opts *o)
+{
+	return o->mem_tests.set ? (unsigned)o->mem_tests.v : MEM_TESTS_ALL;
+}
+
 #define SEC 1000000000ULL
 #define MiB (1ULL << 20)
 #define GiB (1ULL << 30)

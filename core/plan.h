@@ -21,7 +21,11 @@ extern const char *const rand_engine_names[]; /* "auto", "io_uring", "libaio", "
 
 /* The mem module's parts, for --mem-tests (bit 1 << MEM_TEST_*). */
 enum mem_test { MEM_TEST_STREAM = 0, MEM_TEST_LATENCY, MEM_TEST_SYSBENCH, MEM_NTESTS };
+#define MEM_TESTS_ALL ((1u << MEM_NTESTS) - 1)
 extern const char *const mem_test_names[];    /* "stream", "latency", "sysbench", NULL */
+
+/* The mem parts to run: --mem-tests, else all of them. */
+unsigned mem_tests_asked(const struct bench_opts *o);
 
 struct rand_pass_spec {
 	char name[32];

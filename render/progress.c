@@ -124,8 +124,7 @@ void progress_plan_work(const struct bench_ctx *ctx, int mod, uint64_t *bytes, u
 	} else if (mod == MOD_mem) {
 		/* of a default run's ~10 s: STREAM ~4, latency ~5, sysbench-style 1 */
 		static const unsigned tenths[MEM_NTESTS] = { 4, 5, 1 };
-		unsigned asked = ctx->opts->mem_tests.set ? (unsigned)ctx->opts->mem_tests.v :
-				 (1u << MEM_NTESTS) - 1;
+		unsigned asked = mem_tests_asked(ctx->opts);
 
 		for (int i = 0; i < MEM_NTESTS; i++)
 			if (asked & (1u << i))

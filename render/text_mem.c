@@ -75,7 +75,7 @@ void text_memory(FILE *f, const struct bench_report *rep, const struct render_st
 	if (m->capped)
 		text_kv(f, st, "Note", "arrays smaller than 4x LLC: figures include cache (%s)",
 			m->cap_reason);
-	if (m->tests != (1u << MEM_NTESTS) - 1) {
+	if (m->tests != MEM_TESTS_ALL) {
 		char ran[64] = "";
 		size_t len = 0;
 

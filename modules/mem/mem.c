@@ -156,7 +156,7 @@ static enum bench_status mem_run(const struct bench_ctx *ctx, void *result, stru
 
 	memset(r, 0, sizeof(*r));
 	r->single_cpu = -1;
-	r->tests = ctx->opts->mem_tests.set ? (unsigned)ctx->opts->mem_tests.v : (1u << MEM_NTESTS) - 1;
+	r->tests = mem_tests_asked(ctx->opts);
 	mem_signs_begin(ctx->root, &s0);
 	mem_read_host(ctx->root, &r->host);
 	size_arrays(ctx, r);
