@@ -12,6 +12,21 @@ t_check() { local n=$1; shift; if "$@"; then t_ok "$n"; else t_fail "$n"; fi; }
 t_summary() { echo "$1: $T_PASS passed, $T_FAIL failed, $T_SKIP skipped"; [ "$T_FAIL" -eq 0 ]; }
 t_is_root() { [ "$(id -u)" -eq 0 ]; }
 t_tmpdir() { mktemp -d "${TMPDIR:-/tmp}/vpsbench-test.XXXXXX"; }
+# t_schema NAME FILE...: the reports validate against schema/report.schema.json
+# (tests/helpers/validate.py); a skip where python3-jsonschema is missing.
+t_schema() {
+	local n=$1 out rc=2 py d; shift
+	d=$(dirname "${BASH_SOURCE[0]}")
+	for py in /usr/bin/python3 python3; do # Debian's has python3-jsonschema; another first on PATH may not
+		out=$("$py" "$d/helpers/validate.py" "$d/../schema/report.schema.json" "$@" 2>&1); rc=$?
+		[ $rc -ne 2 ] && break
+	done
+	case $rc in
+	0) t_ok "$n" ;;
+	2) t_skip "$n" "python3-jsonschema not installed" ;;
+	*) t_fail "$n" "$(printf '%s' "$out" | head -c 600)" ;;
+	esac
+}
 # t_json FILE EXPR...: passes when every python EXPR holds over the JSON
 # report in FILE, with j = the report, s = its seq section, ps = its rand
 # passes and p = the first of them (None without one); prints each EXPR

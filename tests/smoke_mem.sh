@@ -15,21 +15,7 @@ cleanup() {
 }
 trap cleanup EXIT
 FIX=$PWD/tests/fixtures/mem_oversell
-SCHEMA=schema/report.schema.json
 
-schema_ok() { # FILE
-	python3 - "$SCHEMA" "$1" <<'EOF' 2>&1
-import json, sys
-try:
-    from jsonschema import Draft202012Validator as V
-except ImportError:
-    sys.exit(0)
-errs = list(V(json.load(open(sys.argv[1]))).iter_errors(json.load(open(sys.argv[2]))))
-for e in errs[:3]:
-    print(list(e.path), e.message[:200])
-sys.exit(1 if errs else 0)
-EOF
-}
 
 # the rates of every STREAM run, recomputed from the best time and the array size
 TRUTH=(
@@ -57,7 +43,7 @@ if [ $rc -eq 0 ] && t_json "$tmp/s.json" "${TRUTH[@]}" \
 	"not j['mem']['capped'] or j['mem']['cap_reason'] == 'arrays smaller than 4x LLC: figures include cache'" \
 	"not j['mem']['capped'] or j['metrics']['mem_triad_mbps'] is None"; then
 	t_ok mem_figures_from_their_times; else t_fail mem_figures_from_their_times "rc=$rc $(head -c 300 "$tmp/s.err")"; fi
-m=$(schema_ok "$tmp/s.json") && t_ok mem_schema || t_fail mem_schema "$m"
+t_schema mem_schema "$tmp/s.json"
 
 # 1b. latency and the sysbench-style figure run pinned to the first usable CPU (as the
 # 1-thread STREAM run): under taskset to the last CPU, that CPU is the one reported
@@ -95,7 +81,7 @@ if [ $rc -eq 0 ] && t_json "$tmp/f.json" "${TRUTH[@]}" \
 	"any('pressure' in f for f in j['mem']['oversell']['flags'])" \
 	"any('oversell sign' in w for w in j['warnings'])"; then
 	t_ok mem_fixture_graded; else t_fail mem_fixture_graded "rc=$rc $(head -c 300 "$tmp/f.err")"; fi
-m=$(schema_ok "$tmp/f.json") && t_ok mem_fixture_schema || t_fail mem_fixture_schema "$m"
+t_schema mem_fixture_schema "$tmp/f.json"
 VPSBENCH_ROOT=$FIX "$VPSBENCH" --only mem --json --quiet --require 'mem_triad_mbps>=1e15' \
 	> "$tmp/r.json" 2>/dev/null; rc=$?
 [ $rc -eq 3 ] && t_ok mem_require_fails || t_fail mem_require_fails "rc=$rc"
@@ -109,7 +95,7 @@ if [ $rc -eq 0 ] && t_json "$tmp/p1.json" "${TRUTH[0]}" \
 	"j['mem']['latency'] == [] and j['mem']['sysbench'] is None" \
 	"j['metrics']['mem_latency_ns'] is None"; then
 	t_ok mem_tests_stream_only; else t_fail mem_tests_stream_only "rc=$rc $(head -c 300 "$tmp/p1.err")"; fi
-m=$(schema_ok "$tmp/p1.json") && t_ok mem_tests_schema || t_fail mem_tests_schema "$m"
+t_schema mem_tests_schema "$tmp/p1.json"
 "$VPSBENCH" --only mem --mem-size 4M --mem-tests sysbench,latency --json --quiet \
 	> "$tmp/p2.json" 2> "$tmp/p2.err"; rc=$?
 if [ $rc -eq 0 ] && t_json "$tmp/p2.json" \
