@@ -59,6 +59,7 @@ static bool prime_pass(const struct bench_ctx *ctx, struct cpu_result *r, unsign
 	p->events = o.count;
 	p->seconds = o.seconds;
 	p->cpu_seconds = o.cpu_seconds;
+	pass_cpu_set_share(&p->cpu, o.cpu_seconds, threads, o.seconds);
 	p->pinned = o.pinned;
 	p->complete = o.complete;
 	if (o.seconds > 0 && o.count > 0)
@@ -87,6 +88,7 @@ static bool crypto_pass(const struct bench_ctx *ctx, struct cpu_result *r, const
 	p->bytes = o.count;
 	p->seconds = o.seconds;
 	p->cpu_seconds = o.cpu_seconds;
+	pass_cpu_set_share(&p->cpu, o.cpu_seconds, threads, o.seconds);
 	if (o.seconds > 0 && o.count > 0 && o.complete)
 		p->mbps = mdbl_of((double)o.count / o.seconds / 1e6);
 	return true;

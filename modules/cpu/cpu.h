@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/pass_cpu.h"
 #include "core/value.h"
 
 #define CPU_DEFAULT_TIME_NS (5ULL * 1000000000ULL)
@@ -30,6 +31,7 @@ struct cpu_prime_pass {
 	double cpu_seconds;          /* CPU time the threads got (less than threads x seconds when shared) */
 	struct mdbl eps;             /* events / seconds; null if not run */
 	bool complete;               /* ran its whole time */
+	struct pass_cpu cpu;         /* share of threads x seconds the threads ran; disturbed */
 };
 
 /* One crypto pass: bytes processed by all threads over wall seconds. */
@@ -39,6 +41,7 @@ struct cpu_crypto_pass {
 	double seconds;
 	double cpu_seconds;          /* CPU time the threads got */
 	struct mdbl mbps;            /* decimal MB/s (10^6), as openssl speed's kB are 1000 B */
+	struct pass_cpu cpu;         /* share of threads x seconds the threads ran; disturbed */
 };
 
 /* Counters of /proc/stat's aggregate "cpu" line, in USER_HZ ticks. */

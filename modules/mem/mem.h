@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "core/host_mem.h"
+#include "core/pass_cpu.h"
 #include "core/value.h"
 
 #define MEM_MIN_SIZE (1ULL << 20)      /* --mem-size floor, per array */
@@ -43,6 +44,7 @@ struct mem_stream {
 	bool validated;                    /* the arrays held STREAM's expected values after */
 	struct mdbl mbps[MEM_NKERNELS];    /* best rep, decimal MB/s */
 	struct mdbl avg_s[MEM_NKERNELS], min_s[MEM_NKERNELS], max_s[MEM_NKERNELS];
+	struct pass_cpu cpu;               /* CPU the threads got over the run; disturbed */
 };
 
 /* Latency versus working-set size on one page kind. */
@@ -55,6 +57,7 @@ struct mem_curve {
 	uint64_t size[MEM_MAX_SIZES];      /* bytes */
 	double ns[MEM_MAX_SIZES];          /* ns per dependent load */
 	struct mdbl level_ns[MEM_NLEVELS]; /* plateaus, unknown when not reached */
+	struct pass_cpu cpu;               /* CPU the chase got over the curve; disturbed */
 };
 
 /* sysbench memory --memory-block-size=1M --memory-access-mode=seq, 1 thread. */
@@ -62,6 +65,7 @@ struct mem_sysbench {
 	bool present;
 	struct mdbl read_mibps, write_mibps;
 	double seconds;                    /* per operation */
+	struct pass_cpu cpu;               /* CPU the pass got; disturbed */
 };
 
 /*

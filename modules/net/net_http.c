@@ -19,13 +19,6 @@
 #define NET_HTTP_MAX_CONNS 32
 #define NET_HTTP_SAMPLE_S  0.1
 
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 double net_steady_bps(const double *t, const uint64_t *bytes, unsigned n, double warm_s)
 {
 	unsigned first = n, w = n;
@@ -50,6 +43,13 @@ double net_steady_bps(const double *t, const uint64_t *bytes, unsigned n, double
 
 #ifdef HAVE_LIBCURL
 #include <curl/curl.h>
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
 
 struct conn {
 	CURL *e;
