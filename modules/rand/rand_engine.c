@@ -35,6 +35,7 @@ static void add_why(char *why, size_t whylen, const char *fmt, const char *a, co
 	snprintf(why + n, whylen - n, fmt, n ? "; " : "", a, b);
 }
 
+#ifdef HAVE_LIBURING
 /* kernel.io_uring_disabled: 0 on, 1 only for io_uring_group, 2 off. -1 unknown. */
 static int uring_disabled(const char *root)
 {
@@ -72,6 +73,9 @@ static int open_uring(const char *root, struct rand_engine *e, char *why, size_t
 	return r;
 }
 
+#endif
+
+#ifdef HAVE_LIBAIO
 static int open_libaio(struct rand_engine *e, char *why, size_t whylen)
 {
 	unsigned want = e->depth;
@@ -97,12 +101,15 @@ static int open_libaio(struct rand_engine *e, char *why, size_t whylen)
 	return r;
 }
 
+#endif
+
 int rand_engine_open(enum rand_engine_kind want, const char *root, struct rand_engine *e,
 		     char *why, size_t whylen)
 {
 	int r;
 
 	why[0] = '\0';
+	(void)root; /* only io_uring's check reads it */
 	if (rand_engine_test_ops)
 		return try_init(rand_engine_test_ops, e);
 	switch (want) {
