@@ -493,10 +493,52 @@ static void grade_families(struct prom *p)
 	}
 }
 
+/*
+ * Health first: vpsbench_health_ok 1 only when every check ran and none
+ * found a problem; one vpsbench_health_problem{check} 1 per problem, and
+ * vpsbench_health_not_run{check} 1 per check that could not run. The fit-for
+ * answers: 1 yes, 0 no, no sample when unknown.
+ */
+static void health_families(struct prom *p)
+{
+	const struct health_result *h = &p->rep->health;
+	const struct grade_result *g = &p->rep->grade;
+
+	if (h->assessed && h->n) {
+		family(p, "vpsbench_health_ok", "gauge",
+		       "1 when every health check ran and none found a problem");
+		sample(p, "", h->nproblems == 0 && h->nnot_run == 0, NULL);
+		if (h->nproblems) {
+			family(p, "vpsbench_health_problem", "gauge", "1 per health check that found a problem");
+			for (unsigned i = 0; i < h->n; i++)
+				if (h->c[i].state == HEALTH_PROBLEM)
+					sample(p, "", 1, "check", h->c[i].check, NULL);
+		}
+		if (h->nnot_run) {
+			family(p, "vpsbench_health_not_run", "gauge", "1 per health check that could not run");
+			for (unsigned i = 0; i < h->n; i++)
+				if (h->c[i].state == HEALTH_NOT_RUN)
+					sample(p, "", 1, "check", h->c[i].check, NULL);
+		}
+	}
+	for (unsigned i = 0, first = 1; g->graded && i < g->nfit; i++) {
+		if (g->fit[i].answer == FIT_UNKNOWN)
+			continue;
+		if (first) {
+			family(p, "vpsbench_fit", "gauge",
+			       "1 when the fit-for rule holds, 0 when not; no sample when not measured");
+			first = 0;
+		}
+		sample(p, "", g->fit[i].answer == FIT_YES, "rule", g->fit[i].rule.rule,
+		       "low_confidence", g->fit[i].low_confidence ? "true" : "false", NULL);
+	}
+}
+
 int render_prom(FILE *f, const struct bench_report *rep, const struct bench_plan *plan)
 {
 	struct prom p = { f, rep, NULL, 0 };
 
+	health_families(&p);
 	run_families(&p, plan);
 	sys_families(&p);
 	io_families(&p);

@@ -1,6 +1,6 @@
 /*
- * text_grades.c — the grades table with each tier's meaning, the verdict,
- * and --require results; and `compare` output.
+ * text_grades.c — the grades table with each tier's meaning and --require
+ * results (the verdict is at the top: text_health.c); and `compare` output.
  */
 #include <math.h>
 #include <stdio.h>
@@ -37,7 +37,6 @@ void text_grades(FILE *f, const struct bench_report *rep, const struct render_st
 		if (!m->measured && m->selected && m->why_not[0])
 			fprintf(f, " %-16s %14s  %s\n", m->name, "not graded", m->why_not);
 	}
-	text_kv(f, st, "Verdict", "%s", g->verdict);
 	if (g->nreq) {
 		text_heading(f, st, g->requirements_failed ? "Requirements: FAILED" : "Requirements: met");
 		for (unsigned i = 0; i < g->nreq; i++) {

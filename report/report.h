@@ -21,6 +21,7 @@
 #include "modules/mem/mem.h"
 #include "modules/net/net.h"
 #include "grade/grade.h"
+#include "grade/health.h"
 
 
 struct bench_report {
@@ -36,6 +37,7 @@ struct bench_report {
 	struct mem_result mem;
 	struct net_result net;
 	struct grade_result grade;            /* filled by bench.c after the modules */
+	struct health_result health;          /* the Health block, after the grades */
 	struct bench_warnings warn;           /* modules add through ctx->warn */
 	struct bench_labels labels;           /* --label; empty = no host identity */
 };

@@ -48,7 +48,7 @@ import json,sys; r=json.load(open(sys.argv[1])); q=r["requirements"][0]
 assert q["passed"] and q["value"] > 0, q
 assert r["metrics"]["seq_write_mbps"] == q["value"]
 assert any(g["metric"] == "seq_write_mbps" and g["tier"] for g in r["grades"])
-assert r["verdict"]["weakest"]' "$tmp/g.json" && t_ok gate_pass_exit0 || t_fail gate_pass_exit0 "rc=$rc $(head -c 300 "$tmp/g.err")"
+assert r["verdict"]["text"].startswith("health: ") and r["health"]["checks"]' "$tmp/g.json" && t_ok gate_pass_exit0 || t_fail gate_pass_exit0 "rc=$rc $(head -c 300 "$tmp/g.err")"
 run_gate 'seq_write_mbps>=1e12'; rc=$?
 [ $rc -eq 3 ] && python3 -c '
 import json,sys; r=json.load(open(sys.argv[1])); q=r["requirements"][0]
