@@ -49,6 +49,8 @@ void text_cpu(FILE *f, const struct bench_report *rep, const struct render_style
 
 /* --html: the memory section (html_mem.c). */
 void html_mem(FILE *f, const struct bench_report *rep);
+/* --html: the fdatasync section (html_fsync.c). */
+void html_fsync(FILE *f, const struct bench_report *rep);
 void text_memory(FILE *f, const struct bench_report *rep, const struct render_style *st);
 void text_net(FILE *f, const struct bench_report *rep, const struct render_style *st);
 /* bits/s as iperf3 prints them: "938 Mbits/sec", "1.61 Gbits/sec" (net_fmt.c). */
