@@ -166,6 +166,18 @@ if [ $rc -eq 130 ] && fj "$base/sig.json" "j['modules']['fsync']['status'] == 'i
 	t_ok sigint_incomplete; else t_fail sigint_incomplete "rc=$rc"; fi
 empty_dir "$d" && t_ok sigint_nothing_left || t_fail sigint_nothing_left "$(ls -A "$d")"
 
+# 7b. SIGKILL mid-run leaves nothing: the name is gone as soon as the file is open
+"$VPSBENCH" --only fsync --profile etcd --fsync-size 1G --fsync-time 60s --dir "$d" --json \
+	--quiet > /dev/null 2>&1 &
+pid=$!
+if t_wait_test_file $pid; then
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	empty_dir "$d" && t_ok sigkill_nothing_left || t_fail sigkill_nothing_left "$(ls -A "$d")"
+else
+	t_fail sigkill_nothing_left "no test file open"
+fi
+
 # 8. --skip fsync leaves it out; bad values: one line, exit 1, nothing run
 "$VPSBENCH" --only sysinfo,fsync --skip fsync --dir "$d" --json --quiet > "$base/skip.json" 2>/dev/null
 fj "$base/skip.json" "'fsync' not in j['modules'] and 'fsync' not in j" \
