@@ -258,6 +258,45 @@ static void collect_rand(const struct bench_report *rep, struct metric_set *ms)
 }
 
 /*
+ * fsync: the first dir's fdatasync latency. No tiers (the fit-for rules
+ * read fsync_p99_ms); a sample under FSYNC_MIN_SYNCS_P99 syncs is still a
+ * figure, its low confidence is in the report (p99_low_confidence).
+ */
+static void collect_fsync(const struct bench_report *rep, struct metric_set *ms)
+{
+	bool sel = rep->outcome[MOD_fsync].status != BENCH_NOT_RUN;
+	struct metric *p50 = add(ms, "fsync_p50_ms", sel), *p99 = add(ms, "fsync_p99_ms", sel);
+	const struct fsync_dir_result *d = rep->fsync.ndirs ? &rep->fsync.dirs[0] : NULL;
+	int i50 = pct_index(50.0), i99 = pct_index(99.0);
+	char why[320];
+
+	if (!d || rep->outcome[MOD_fsync].status == BENCH_NOT_RUN ||
+	    rep->outcome[MOD_fsync].status == BENCH_UNAVAIL) {
+		module_why(rep, MOD_fsync, why, sizeof(why));
+	} else if (d->status != BENCH_OK) {
+		snprintf(why, sizeof(why), "fsync %.80s %s%s%.200s", d->dir, bench_status_name(d->status),
+			 d->reason[0] ? ": " : "", d->reason);
+	} else if (!storage_class_graded(d->storage.cls)) {
+		snprintf(why, sizeof(why), "%s storage, not graded as a disk: %.200s",
+			 storage_class_name(d->storage.cls), d->storage.why);
+	} else if (d->sync.n == 0) {
+		snprintf(why, sizeof(why), "no fdatasync() completed");
+	} else {
+		set_value(p50, (double)d->sync.pct[i50] / 1e6, -1);
+		set_value(p99, (double)d->sync.pct[i99] / 1e6, -1);
+		if (p99 && d->p99_low_confidence) {
+			/* shown beside any rule answer built on it (the etcd rule) */
+			p99->low_confidence = true;
+			snprintf(p99->caveat, sizeof(p99->caveat), "%llu syncs sampled, fewer than %u",
+				 (unsigned long long)d->sync.n, (unsigned)FSYNC_MIN_SYNCS_P99);
+		}
+		return;
+	}
+	set_why(p50, why);
+	set_why(p99, why);
+}
+
+/*
  * net: the best measured server per direction (the closest server shows the
  * port's capacity). Busy, failed and timed-out rows are never graded; the
  * metrics exist only when --net ran the module, so offline reports keep
@@ -505,6 +544,7 @@ void grade_collect(const struct bench_report *rep, const struct bench_plan *plan
 	memset(ms, 0, sizeof(*ms));
 	collect_seq(rep, ms);
 	collect_rand(rep, ms);
+	collect_fsync(rep, ms);
 	collect_cpu(rep, ms);
 	collect_mem(rep, ms);
 	collect_net(rep, ms);

@@ -288,15 +288,20 @@ static void check_storage(const struct bench_report *rep, struct health_result *
 	struct health_check *c;
 	unsigned seen = 0;
 
-	if ((!asked(rep, MOD_seq) && !asked(rep, MOD_rand)) || !(c = check(h, "storage")))
+	if ((!asked(rep, MOD_seq) && !asked(rep, MOD_rand) && !asked(rep, MOD_fsync)) ||
+	    !(c = check(h, "storage")))
 		return;
 	for (unsigned i = 0; i < rep->seq.ndirs; i++, seen++)
 		storage_one(c, rep->seq.dirs[i].dir, &rep->seq.dirs[i].storage);
 	for (unsigned i = 0; i < rep->rand.npass; i++, seen++)
 		storage_one(c, rep->rand.pass[i].dir ? rep->rand.pass[i].dir : "?",
 			    &rep->rand.pass[i].storage);
+	for (unsigned i = 0; i < rep->fsync.ndirs; i++, seen++)
+		storage_one(c, rep->fsync.dirs[i].dir, &rep->fsync.dirs[i].storage);
 	if (!seen)
 		not_run(c, "no disk pass ran");
+	else
+		fig(c, "passes_checked", seen);
 }
 
 /*
@@ -474,6 +479,6 @@ void health_summary(const struct health_result *h, char *buf, size_t n)
 		snprintf(buf, n, "health: no problem in the %u check%s that ran; not run: %s",
 			 h->n - h->nnot_run, h->n - h->nnot_run == 1 ? "" : "s", list);
 	} else {
-		snprintf(buf, n, "health: no problem found (%u checks)", h->n);
+		snprintf(buf, n, "health: no problem found (%u check%s)", h->n, h->n == 1 ? "" : "s");
 	}
 }

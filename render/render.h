@@ -43,6 +43,7 @@ void text_seq(FILE *f, const struct bench_report *rep, const struct bench_plan *
 	      const struct render_style *st);
 void text_rand(FILE *f, const struct bench_report *rep, const struct bench_plan *plan,
 	       const struct render_style *st);
+void text_fsync(FILE *f, const struct bench_report *rep, const struct render_style *st);
 
 void text_cpu(FILE *f, const struct bench_report *rep, const struct render_style *st);
 
@@ -50,6 +51,8 @@ void text_cpu(FILE *f, const struct bench_report *rep, const struct render_style
 void html_mem(FILE *f, const struct bench_report *rep);
 /* --html: the verdict, the Health block and the fit-for answers, first (html_health.c). */
 void html_health(FILE *f, const struct bench_report *rep);
+/* --html: the fdatasync section (html_fsync.c). */
+void html_fsync(FILE *f, const struct bench_report *rep);
 void text_memory(FILE *f, const struct bench_report *rep, const struct render_style *st);
 void text_net(FILE *f, const struct bench_report *rep, const struct render_style *st);
 /* bits/s as iperf3 prints them: "938 Mbits/sec", "1.61 Gbits/sec" (net_fmt.c). */
@@ -90,6 +93,7 @@ cJSON *json_sysinfo(const struct bench_report *rep);
 cJSON *json_seq(const struct bench_report *rep, const struct bench_plan *plan);
 cJSON *json_mem(const struct bench_report *rep);
 cJSON *json_rand(const struct bench_report *rep, const struct bench_plan *plan);
+cJSON *json_fsync(const struct bench_report *rep);
 cJSON *json_cpu(const struct bench_report *rep);
 cJSON *json_net(const struct bench_report *rep);
 /* yabs's "iperf" array from the net section (yabs_net.c); 0, or -1 on no memory. */

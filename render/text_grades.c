@@ -17,7 +17,7 @@ void text_grades(FILE *f, const struct bench_report *rep, const struct render_st
 	bool any = g->n > 0 || g->nreq > 0;
 
 	for (unsigned i = 0; i < g->metrics.n; i++)
-		any = any || g->metrics.m[i].selected;
+		any = any || (g->metrics.m[i].selected && !g->metrics.m[i].measured);
 	if (!g->graded || !any)
 		return;
 	text_heading(f, st, "Grades");

@@ -17,6 +17,7 @@
 #include "modules/sysinfo/sysinfo.h"
 #include "modules/seq/seq.h"
 #include "modules/rand/rand.h"
+#include "modules/fsync/fsync.h"
 #include "modules/cpu/cpu.h"
 #include "modules/mem/mem.h"
 #include "modules/net/net.h"
@@ -33,6 +34,7 @@ struct bench_report {
 	struct sysinfo sys;
 	struct seq_result seq;
 	struct rand_result rand;
+	struct fsync_result fsync;
 	struct cpu_result cpu;
 	struct mem_result mem;
 	struct net_result net;
