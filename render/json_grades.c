@@ -123,6 +123,10 @@ char *json_compare(const struct compare_result *c)
 	cJSON_AddStringToObject(root, "new", c->new_path);
 	cJSON_AddStringToObject(root, "old_time", c->old_time);
 	cJSON_AddStringToObject(root, "new_time", c->new_time);
+	cJSON_AddStringToObject(root, "old_health", c->old_health);
+	cJSON_AddStringToObject(root, "new_health", c->new_health);
+	cJSON_AddStringToObject(root, "old_health_problems", c->old_problems);
+	cJSON_AddStringToObject(root, "new_health_problems", c->new_problems);
 	arr = cJSON_AddArrayToObject(root, "metrics");
 	for (unsigned i = 0; arr && i < c->n; i++) {
 		const struct compare_row *r = &c->row[i];

@@ -57,8 +57,12 @@ void text_grades(FILE *f, const struct bench_report *rep, const struct render_st
 
 void text_compare(FILE *f, const struct compare_result *c, const struct render_style *st)
 {
-	fprintf(f, "%s\n vpsbench compare\n   old: %s (%s)\n   new: %s (%s)\n%s\n", TEXT_RULE,
-		c->old_path, c->old_time, c->new_path, c->new_time, TEXT_RULE);
+	fprintf(f, "%s\n vpsbench compare\n   old: %s (%s)\n   new: %s (%s)\n", TEXT_RULE,
+		c->old_path, c->old_time, c->new_path, c->new_time);
+	fprintf(f, "   health: old %s%s%s%s, new %s%s%s%s\n%s\n", c->old_health,
+		c->old_problems[0] ? " (" : "", c->old_problems, c->old_problems[0] ? ")" : "",
+		c->new_health, c->new_problems[0] ? " (" : "", c->new_problems,
+		c->new_problems[0] ? ")" : "", TEXT_RULE);
 	fprintf(f, " %-16s %11s %11s %8s  %s\n", "metric", "old", "new", "change", "tier / note");
 	for (unsigned i = 0; i < c->n; i++) {
 		const struct compare_row *r = &c->row[i];

@@ -14,6 +14,15 @@ export NO_COLOR=1
 grep -q '"significant":	true' "$tmp/c.json" && grep -q '"tier_changed":	true' "$tmp/c.json" \
 	&& t_ok compare_marks_changes || t_fail compare_marks_changes
 
+# compare: each side's health is the report's own Health block (unknown without one)
+python3 -c '
+import json,sys; c=json.load(open(sys.argv[1])); o=json.load(open(sys.argv[2])); n=json.load(open(sys.argv[3]))
+assert "health" not in o and c["old_health"] == "unknown" and c["old_health_problems"] == "", c
+assert c["new_health"] == n["health"]["status"] == "problems", c
+assert c["new_health_problems"] == ", ".join(p["check"] for p in n["health"]["problems"]) == "iops_drop", c
+' "$tmp/c.json" tests/golden/report-old.json tests/golden/report-new.json && t_ok compare_health_from_reports \
+	|| t_fail compare_health_from_reports
+
 # compare: bad input -> exit 1, one line naming the file
 echo '{"version": "v2025", "fio": []}' > "$tmp/foreign.json"
 echo '{"schema": "vpsbench.report/1", "metrics": {' > "$tmp/broken.json"
