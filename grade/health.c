@@ -116,6 +116,7 @@ static void share_check(struct health_result *h, const char *name, const char *m
 {
 	struct health_check *c = check(h, name);
 	unsigned known = 0, unknown = 0;
+	double lowest = INFINITY;
 	char missing[160] = "";
 
 	if (!c)
@@ -129,6 +130,7 @@ static void share_check(struct health_result *h, const char *name, const char *m
 			continue;
 		}
 		known++;
+		lowest = fmin(lowest, p[i].cpu->share.v);
 		if (p[i].cpu->disturbed) {
 			c->state = HEALTH_PROBLEM;
 			fig(c, p[i].key, p[i].cpu->share.v);
@@ -156,6 +158,8 @@ static void share_check(struct health_result *h, const char *name, const char *m
 
 		snprintf(why, sizeof(why), "CPU share not measured for: %s", missing);
 		not_run(c, why);
+	} else {
+		fig(c, "lowest_share", lowest);
 	}
 }
 
