@@ -163,9 +163,9 @@ const char *const grade_metric_descs[] = {
 	"DRAM latency (past 4x LLC), huge pages, ns",
 	"iperf3 send, best server, Mbit/s (--net)",
 	"iperf3 receive, best server, Mbit/s (--net)",
-	"cpu_scaling over min(threads, physical cores of the topology)",
-	"STREAM-variant Triad, all threads, divided by the thread count, MB/s",
-	"per-thread Triad of the N-thread run over the 1-thread Triad",
+	"cpu_scaling / min(threads, physical cores)",
+	"all-thread Triad / threads, MB/s",
+	"all-thread Triad / threads / 1-thread Triad",
 	NULL,
 };
 

@@ -16,6 +16,7 @@
 #include "core/lat_hist.h"
 #include "grade/grade.h"
 #include "grade/health.h"
+#include "modules/sysinfo/sysinfo.h"
 #include "render/render.h"
 #include "report/report.h"
 #include "th.h"
@@ -624,6 +625,10 @@ TH_TEST(grade_weak_pick)
 	add_m(&ms, "rand_iops", 1500);        /* 2nd of 5 */
 	grade_apply(grade_builtin_table(), &ms, &g);
 	TH_EQ_INT(g.weakest, -1);
+	ms.n = 0;
+	add_m(&ms, "rand_iops", 1000);        /* at the 2nd tier's bound: 0% short, still not weak */
+	grade_apply(grade_builtin_table(), &ms, &g);
+	TH_EQ_INT(g.weakest, -1);
 	/* the verdict names it with its figure */
 	ms.n = 0;
 	add_m(&ms, "rand_iops", 800);
@@ -723,4 +728,48 @@ TH_TEST(rules_file_errors_name_line_and_key)
 	TH_EQ_STR(t.rule[1].rule, "db");
 	TH_EQ_INT(t.rule[1].op, REQ_LE);
 #endif
+}
+
+/*
+ * Physical cores from sysfs topology: 4 CPUs in 2 sibling sets (cpu0-1 by
+ * core_cpus_list, cpu2-3 by the older thread_siblings_list) are 2 cores;
+ * a tree without topology leaves them unknown, never the CPU count.
+ */
+TH_TEST(sysinfo_physical_cores_from_topology)
+{
+	static struct sysinfo si;
+	static const char *const dirs[] = { "/" };
+	char root[4096];
+
+	snprintf(root, sizeof(root), "%s/tests/fixtures/smt_topology", th_srcdir());
+	TH_EQ_INT(sysinfo_gather(root, dirs, 1, &si), 0);
+	TH_CHECK(si.cpu.online.ok && si.cpu.online.v == 4);
+	TH_CHECK(si.cpu.physical_cores.ok);
+	TH_EQ_INT(si.cpu.physical_cores.v, 2);
+	snprintf(root, sizeof(root), "%s/tests/fixtures/kvm_vps", th_srcdir());
+	TH_EQ_INT(sysinfo_gather(root, dirs, 1, &si), 0);
+	TH_CHECK(!si.cpu.physical_cores.ok);
+}
+
+/* prom: vpsbench_health_ok is 1 only when every check ran and none found a problem. */
+TH_TEST(health_prom_ok_needs_every_check)
+{
+	struct bench_report *rep = machine(HEALTHY);
+	static struct bench_plan plan;
+	char *t;
+
+	TH_CHECK(rep != NULL);
+	if (!rep)
+		return;
+	assess(rep, grade_builtin_table());
+	t = prom_part(rep, &plan);
+	TH_CHECK(t && strstr(t, "vpsbench_health_ok 1\n") && !strstr(t, "vpsbench_health_not_run"));
+	free(t);
+	rep->cpu.steal_pct = (struct mdbl){ 0, false };
+	assess(rep, grade_builtin_table());
+	t = prom_part(rep, &plan);
+	TH_CHECK(t && strstr(t, "vpsbench_health_ok 0\n") &&
+		 strstr(t, "vpsbench_health_not_run{check=\"steal\"} 1\n"));
+	free(t);
+	free(rep);
 }
