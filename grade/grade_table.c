@@ -91,16 +91,19 @@ static const struct grade_table builtin = {
 			OPEN("oversold", "likely oversold or throttled", "one core streams under 10 GB/s"),
 			AT(10000, "normal", "normal", "one core streams at least 10 GB/s"),
 		} },
+		/* per vCPU, all streaming: hosts share channels among many cores, so the worst
+		 * tiers are set where no host size explains them (README "Grades") */
 		{ "mem_triad_per_vcpu_mbps", "MB/s", "STREAM-variant Triad, all threads, per thread",
 		  true, 3, {
-			OPEN("low", "low", "each vCPU streams under 2.5 GB/s when all stream: bandwidth shared or capped"),
-			AT(2500, "fair", "fair", "each vCPU streams 2.5-5 GB/s when all stream"),
+			OPEN("low", "low", "each vCPU streams under 1 GB/s when all stream: bandwidth capped"),
+			AT(1000, "fair", "fair", "each vCPU streams 1-5 GB/s when all stream"),
 			AT(5000, "good", "good", "each vCPU streams at least 5 GB/s when all stream"),
 		} },
 		{ "mem_scaling_eff", "x", "per-thread Triad of the N-thread run / 1-thread Triad",
-		  true, 2, {
-			OPEN("starved", "starved", "all threads together stream little more than one: bandwidth capped"),
-			AT(0.5, "shares", "shares", "the threads share bandwidth as cores of one host do"),
+		  true, 3, {
+			OPEN("starved", "starved", "each thread gets under a quarter of what one streams alone"),
+			AT(0.25, "shared", "shared", "the threads share the host's bandwidth, as cores of one host do"),
+			AT(0.6, "scales", "scales", "each thread streams most of what one streams alone"),
 		} },
 		{ "mem_latency_ns", "ns", "DRAM load-to-use latency, pointer chase past 4x LLC, 4 KiB pages",
 		  false, 4, {

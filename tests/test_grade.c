@@ -43,9 +43,10 @@ TH_TEST(grade_every_tier_boundary)
 		{ "rand_tail_ratio", 0.69, "drop" }, { "rand_tail_ratio", 0.7, "steady" },
 		{ "rand_tail_ratio", 1.3, "steady" },
 		/* memory per vCPU (decimal MB/s), and per-thread Triad over one thread's */
-		{ "mem_triad_per_vcpu_mbps", 2499, "low" }, { "mem_triad_per_vcpu_mbps", 2500, "fair" },
+		{ "mem_triad_per_vcpu_mbps", 999, "low" }, { "mem_triad_per_vcpu_mbps", 1000, "fair" },
 		{ "mem_triad_per_vcpu_mbps", 4999, "fair" }, { "mem_triad_per_vcpu_mbps", 5000, "good" },
-		{ "mem_scaling_eff", 0.49, "starved" }, { "mem_scaling_eff", 0.5, "shares" },
+		{ "mem_scaling_eff", 0.249, "starved" }, { "mem_scaling_eff", 0.25, "shared" },
+		{ "mem_scaling_eff", 0.599, "shared" }, { "mem_scaling_eff", 0.6, "scales" },
 		{ "cpu_scaling_per_core", 0.74, "capped" }, { "cpu_scaling_per_core", 0.75, "scales" },
 		{ "cpu_single_eps", 799, "slow" }, { "cpu_single_eps", 800, "modest" },
 		{ "mem_triad_1t_mbps", 9999, "oversold" }, { "mem_triad_1t_mbps", 10000, "normal" },
