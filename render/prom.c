@@ -321,7 +321,7 @@ static void fsync_families(struct prom *p)
 		sample(p, "_sum", d->sync.mean * (double)d->sync.n / 1e9, "dir", d->dir, NULL);
 		sample(p, "_count", (double)d->sync.n, "dir", d->dir, NULL);
 	}
-	family(p, "vpsbench_fsync_p99_low_confidence", "gauge",
+	family(p, "vpsbench_fsync_low_confidence", "gauge",
 	       "1 when fewer than 1000 syncs stand behind the p99");
 	for (unsigned i = 0; i < r->ndirs; i++)
 		if (r->dirs[i].status == BENCH_OK && r->dirs[i].sync.n)

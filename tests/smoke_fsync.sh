@@ -65,7 +65,7 @@ empty_dir "$d" && t_ok time_cap_nothing_left || t_fail time_cap_nothing_left "$(
 	--output "$base/low.json" --prom-file "$base/low.prom" > "$base/low.txt" 2> "$base/low.err"
 if fj "$base/low.json" "$F['syncs'] < 1000 and $F['p99_low_confidence'] is True" \
 	&& grep -q "p99 confidence      : low: " "$base/low.txt" \
-	&& grep -q '^vpsbench_fsync_p99_low_confidence{dir="'"$d"'"} 1$' "$base/low.prom"; then
+	&& grep -q '^vpsbench_fsync_low_confidence{dir="'"$d"'"} 1$' "$base/low.prom"; then
 	t_ok low_confidence_marked; else t_fail low_confidence_marked; fi
 truth text "$base/low.json" "$base/low.txt" && t_ok low_confidence_text || t_fail low_confidence_text
 if fj "$base/a.json" "$F['syncs'] < 1000 or ($F['p99_low_confidence'] is False)" \

@@ -566,7 +566,7 @@ def check_fsync_prom(j, S):
         eq(prom_get(S, "vpsbench_fsync_latency_seconds_count", dir=d["dir"]), lat["N"], w + " count")
         eq(prom_get(S, "vpsbench_fsync_latency_seconds_sum", dir=d["dir"]), lat["mean"] * lat["N"] / 1e9,
            w + " sum = mean*N/1e9", rel=1e-6)
-        eq(prom_get(S, "vpsbench_fsync_p99_low_confidence", dir=d["dir"]), 1 if d["p99_low_confidence"] else 0,
+        eq(prom_get(S, "vpsbench_fsync_low_confidence", dir=d["dir"]), 1 if d["p99_low_confidence"] else 0,
            w + " low confidence")
 
 
