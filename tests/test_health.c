@@ -806,3 +806,16 @@ TH_TEST(health_net_rows)
 	TH_CHECK(c && c->nfig == 1 && c->fig[0].value == 1);
 	free(rep);
 }
+
+/* --require's unknown-metric error names every metric, not only the disk ones (#26 item 5). */
+TH_TEST(require_unknown_metric_lists_all)
+{
+	struct requirement r[REQUIRE_MAX];
+	unsigned n;
+	char err[1024];
+
+	TH_EQ_INT(require_parse("foo>=1", r, REQUIRE_MAX, &n, err, sizeof(err)), -1);
+	for (int i = 0; grade_metric_names[i]; i++)
+		if (!strstr(err, grade_metric_names[i]))
+			th_fail(__FILE__, __LINE__, "error does not list %s: %s", grade_metric_names[i], err);
+}
