@@ -18,6 +18,7 @@
 #include "cmd/fleet_cmd.h"
 #include "grade/compare.h"
 #include "grade/grade.h"
+#include "grade/health.h"
 #include "core/module.h"
 #include "core/options.h"
 #include "core/plan.h"
@@ -465,6 +466,8 @@ int main(int argc, char **argv)
 	grade_apply(&table, &metrics, &rep.grade);
 	grade_warn(&rep);
 	require_eval(reqs, nreq, &metrics, &rep.grade);
+	health_assess(&rep, &rep.health);
+	verdict_build(&rep.grade, &rep.health);
 
 	/* A closed stdout (SIGPIPE) must not kill us before --output is written. */
 	signal(SIGPIPE, SIG_IGN);

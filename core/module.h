@@ -23,6 +23,7 @@
 	X(sysinfo)       \
 	X(seq)           \
 	X(rand)          \
+	X(fsync)         \
 	X(cpu)           \
 	X(mem)           \
 	X(net)

@@ -66,6 +66,11 @@ struct bench_opts {
 	bool seq_direct;
 	bool zero_fill;
 
+	/* fsync */
+	struct opt_u64 fsync_time_ns;
+	struct opt_u64 fsync_size;
+	struct opt_u64 fsync_bs;
+
 	/* cpu */
 	struct opt_u64 cpu_time_ns;
 	struct opt_u64 cpu_max_prime;

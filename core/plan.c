@@ -33,6 +33,13 @@ struct profile_def {
 	struct rand_pass_spec pass[RAND_MAX_PASSES];
 };
 
+/* etcd's fio recipe: --rw=write --ioengine=sync --fdatasync=1 --size=22m --bs=2300 */
+#define FSYNC_BS 2300u
+#define FSYNC_SIZE (22 * MiB)
+#define FSYNC_SAMPLE_NS (3 * SEC)
+#define FSYNC_FULL_CAP_NS (120 * SEC) /* 10029 syncs at 12 ms each: a slow disk still ends */
+#define FSYNC_FULL_PROFILE "etcd"     /* the one profile that runs the whole recipe */
+
 #define SEQ_DD { .runs = 3, .size = GiB, .bs = 64 * 1024 }
 #define PASS(n, rw_, mix, bs_, qd, jobs_, size_, rt, ramp_, rate) \
 	{ .name = n, .rw = rw_, .rwmixread = mix, .bs = bs_, .iodepth = qd, \
@@ -87,12 +94,18 @@ static const struct profile_def profiles[] = {
 		PASS("rand_rw_512k", RW_RANDRW, 50, 512 * 1024, 64, 2, 2 * GiB, 30 * SEC, 0, 0),
 		PASS("rand_rw_1m", RW_RANDRW, 50, 1024 * 1024, 64, 2, 2 * GiB, 30 * SEC, 0, 0),
 	} },
+	{ "etcd", "default passes, and etcd's whole fdatasync recipe: 22 MiB of 2300-byte writes",
+	  SEQ_DD, 2, {
+		PASS("randrw-4k-qd64", RW_RANDRW, 75, 4096, 64, 0, 4 * GiB, 8 * SEC, SEC, 0),
+		PASS("randread-4k-qd1", RW_RANDREAD, 100, 4096, 1, 1, 4 * GiB, 4 * SEC, SEC, 0),
+	} },
 };
 
 #define NPROFILES (sizeof(profiles) / sizeof(profiles[0]))
 
 const char *const plan_profile_names[] = {
-	"default", "dd-direct", "ovh", "vng", "tino", "azure-write", "azure-read", "azure-mixed", "yabs", NULL
+	"default", "dd-direct", "ovh", "vng", "tino", "azure-write", "azure-read", "azure-mixed", "yabs",
+	"etcd", NULL
 };
 
 static const struct profile_def *profile_named(const char *name);
@@ -154,11 +167,15 @@ static int add_yabs_passes(const struct bench_opts *o, struct bench_plan *plan, 
 
 static void plan_from_profile(const struct profile_def *p, struct bench_plan *plan)
 {
+	bool full = !strcmp(p->name, FSYNC_FULL_PROFILE);
+
 	snprintf(plan->profile, sizeof(plan->profile), "%s", p->name);
 	snprintf(plan->profile_desc, sizeof(plan->profile_desc), "%s", p->desc);
 	plan->seq = p->seq;
 	plan->nrand = p->npass;
 	memcpy(plan->rand, p->pass, sizeof(p->pass));
+	plan->fsync = (struct fsync_spec){ .full = full, .bs = FSYNC_BS, .size = FSYNC_SIZE,
+		.time_ns = full ? FSYNC_FULL_CAP_NS : FSYNC_SAMPLE_NS };
 }
 
 /* --- profile files: INI, "[seq]" and "[pass NAME]" sections of key = value --- */
@@ -360,6 +377,11 @@ static int validate(const struct bench_plan *plan, char *err, size_t errlen)
 			 (unsigned long long)s->size, s->bs);
 		return -1;
 	}
+	if (plan->fsync.size < plan->fsync.bs) {
+		snprintf(err, errlen, "--fsync-size (%llu bytes) must be at least --fsync-bs (%u bytes)",
+			 (unsigned long long)plan->fsync.size, plan->fsync.bs);
+		return -1;
+	}
 	for (unsigned i = 0; i < plan->nrand; i++) {
 		const struct rand_pass_spec *p = &plan->rand[i];
 
@@ -405,7 +427,7 @@ int plan_build(const struct bench_opts *o, struct bench_plan *plan, char *err, s
 			return -1; }
 	else {
 		snprintf(err, errlen, "--profile takes a file or one of default, dd-direct, ovh, vng, tino, "
-			 "azure-write, azure-read, azure-mixed, yabs, not '%s'", name);
+			 "azure-write, azure-read, azure-mixed, yabs, etcd, not '%s'", name);
 		return -1;
 	}
 
@@ -440,6 +462,12 @@ int plan_build(const struct bench_opts *o, struct bench_plan *plan, char *err, s
 		plan->seq.direct = true;
 	if (o->zero_fill)
 		plan->seq.zero = true;
+	if (o->fsync_time_ns.set)
+		plan->fsync.time_ns = o->fsync_time_ns.v;
+	if (o->fsync_size.set)
+		plan->fsync.size = o->fsync_size.v;
+	if (o->fsync_bs.set)
+		plan->fsync.bs = (uint32_t)o->fsync_bs.v;
 	plan->cpu.time_ns = o->cpu_time_ns.set ? o->cpu_time_ns.v : 5000000000ULL;
 	plan->cpu.max_prime = o->cpu_max_prime.set ? (unsigned)o->cpu_max_prime.v : 10000u;
 	plan->cpu.threads = o->cpu_threads.set ? (unsigned)o->cpu_threads.v : 0;

@@ -57,11 +57,20 @@ struct cpu_spec {
 	unsigned threads;      /* 0 = affinity mask and cgroup quota decide */
 };
 
+/* fsync: etcd's recipe, whole (--profile etcd) or a time-capped sample */
+struct fsync_spec {
+	bool full;             /* the whole size, under a generous time cap */
+	uint32_t bs;           /* bytes per write, default 2300 */
+	uint64_t size;         /* stop after this many bytes (22 MiB) */
+	uint64_t time_ns;      /* ... or after this long (sample 3 s, full 120 s) */
+};
+
 struct bench_plan {
 	char profile[64];
 	char profile_desc[160];
 	struct seq_spec seq;
 	struct cpu_spec cpu;
+	struct fsync_spec fsync;
 	struct rand_pass_spec rand[RAND_MAX_PASSES];
 	unsigned nrand;
 	enum rand_engine_kind engine;

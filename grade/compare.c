@@ -94,6 +94,23 @@ static void side(const cJSON *root, const char *metric, bool *ok, double *v, cha
 	}
 }
 
+/* health.status and the checks with a problem, as grade/health.c wrote them. */
+static void health_of(const cJSON *root, char *status, size_t sn, char *problems, size_t pn)
+{
+	const cJSON *h = cJSON_GetObjectItemCaseSensitive(root, "health");
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(h, "status"), *p;
+
+	snprintf(status, sn, "%s", cJSON_IsString(st) ? st->valuestring : "unknown");
+	problems[0] = '\0';
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(h, "problems")) {
+		const cJSON *c = cJSON_GetObjectItemCaseSensitive(p, "check");
+		size_t u = strlen(problems);
+
+		if (cJSON_IsString(c) && u < pn)
+			snprintf(problems + u, pn - u, "%s%s", u ? ", " : "", c->valuestring);
+	}
+}
+
 static void run_time(const cJSON *root, char *dst, size_t n)
 {
 	const cJSON *run = cJSON_GetObjectItemCaseSensitive(root, "run");
@@ -120,6 +137,10 @@ int compare_reports(const char *old_path, const char *new_path, struct compare_r
 	snprintf(out->new_path, sizeof(out->new_path), "%s", new_path);
 	run_time(a, out->old_time, sizeof(out->old_time));
 	run_time(b, out->new_time, sizeof(out->new_time));
+	health_of(a, out->old_health, sizeof(out->old_health), out->old_problems,
+		  sizeof(out->old_problems));
+	health_of(b, out->new_health, sizeof(out->new_health), out->new_problems,
+		  sizeof(out->new_problems));
 
 	for (int i = 0; grade_metric_names[i] && out->n < GRADE_MAX_METRICS; i++) {
 		const char *name = grade_metric_names[i];

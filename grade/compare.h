@@ -32,6 +32,9 @@ struct compare_row {
 struct compare_result {
 	char old_path[PATH_MAX], new_path[PATH_MAX];
 	char old_time[40], new_time[40];
+	/* each report's Health block: status ("unknown" without one) and the checks with a problem */
+	char old_health[16], new_health[16];
+	char old_problems[160], new_problems[160];
 	unsigned n;
 	struct compare_row row[GRADE_MAX_METRICS];
 };

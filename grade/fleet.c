@@ -178,13 +178,15 @@ static void flag_node(struct fleet *f, struct fleet_node *nd)
 	}
 }
 
-/* Worst first: failing, then more outlier metrics, then further below the median. */
+/* Worst first: failing, unhealthy, then more outlier metrics, then further below the median. */
 static int cmp_node(const void *a, const void *b)
 {
 	const struct fleet_node *x = a, *y = b;
 
 	if (x->failing != y->failing)
 		return x->failing ? -1 : 1;
+	if (fleet_node_unhealthy(x) != fleet_node_unhealthy(y))
+		return fleet_node_unhealthy(x) ? -1 : 1;
 	if (x->noutliers != y->noutliers)
 		return x->noutliers > y->noutliers ? -1 : 1;
 	if ((x->complete && !x->missing[0]) != (y->complete && !y->missing[0]))
@@ -229,10 +231,17 @@ void fleet_analyse(struct fleet *f, double outlier_pct, const struct requirement
 	qsort(f->node, f->n, sizeof(*f->node), cmp_node);
 }
 
+bool fleet_node_unhealthy(const struct fleet_node *nd)
+{
+	return strcmp(nd->health, "problems") == 0;
+}
+
 const char *fleet_node_status(const struct fleet_node *nd)
 {
 	if (nd->failing)
 		return "FAIL";
+	if (fleet_node_unhealthy(nd))
+		return "UNHEALTHY";
 	if (nd->noutliers)
 		return "OUTLIER";
 	return nd->complete && !nd->missing[0] ? "ok" : "INCOMPLETE";

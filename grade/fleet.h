@@ -24,7 +24,10 @@ struct fleet_node {
 	char label[80];            /* --label NAME, else the file name without .json */
 	char tags[400];            /* "dc=fra1, rack=4" from --label key=value, or "" */
 	char profile[64];
-	char verdict[256];         /* the report's own verdict text */
+	char verdict[512];         /* the report's own verdict text */
+	char health[16];           /* its health.status: "ok", "problems", "incomplete"; "unknown" without one */
+	char health_checks[160];   /* the checks that found a problem: "steal, cpu_share" */
+	char health_why[400];      /* their evidence, "; "-joined */
 	bool complete;             /* run.complete */
 	bool has[GRADE_MAX_METRICS];
 	double v[GRADE_MAX_METRICS];  /* by index in grade_metric_names */
@@ -88,7 +91,10 @@ void fleet_analyse(struct fleet *f, double outlier_pct, const struct requirement
 /* The p-th percentile (0..100) of sorted v[0..n-1], linear between ranks. */
 double fleet_percentile(const double *sorted, unsigned n, double p);
 
-/* "FAIL", "OUTLIER", "INCOMPLETE" or "ok". */
+/* Whether the node's report names a health problem. */
+bool fleet_node_unhealthy(const struct fleet_node *nd);
+
+/* "FAIL", "UNHEALTHY", "OUTLIER", "INCOMPLETE" or "ok". */
 const char *fleet_node_status(const struct fleet_node *nd);
 
 void fleet_free(struct fleet *f);

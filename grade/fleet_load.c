@@ -72,6 +72,29 @@ static void base_label(const char *path, char *buf, size_t n)
 	snprintf(buf, n, "%.*s", (int)len, b);
 }
 
+/*
+ * The report's Health block (the checks grade/health.c ran when it was
+ * made): its status and the checks with a problem. A report from before
+ * the block existed is "unknown", never "ok".
+ */
+static void read_health(const cJSON *root, struct fleet_node *nd)
+{
+	const cJSON *h = cJSON_GetObjectItemCaseSensitive(root, "health");
+	const cJSON *problems = cJSON_GetObjectItemCaseSensitive(h, "problems"), *p;
+
+	snprintf(nd->health, sizeof(nd->health), "%s", str_or(h, "status", "unknown"));
+	cJSON_ArrayForEach(p, problems) {
+		size_t u = strlen(nd->health_checks), w = strlen(nd->health_why);
+
+		if (u < sizeof(nd->health_checks))
+			snprintf(nd->health_checks + u, sizeof(nd->health_checks) - u, "%s%s",
+				 u ? ", " : "", str_or(p, "check", "?"));
+		if (w < sizeof(nd->health_why))
+			snprintf(nd->health_why + w, sizeof(nd->health_why) - w, "%s%s: %s",
+				 w ? "; " : "", str_or(p, "check", "?"), str_or(p, "evidence", ""));
+	}
+}
+
 /* One report into nd; -1 with why (not JSON, not ours, no metrics). */
 static int read_node(const char *path, struct fleet_node *nd, char *why, size_t wn)
 {
@@ -115,6 +138,7 @@ static int read_node(const char *path, struct fleet_node *nd, char *why, size_t 
 	nd->complete = !cJSON_IsFalse(complete);
 	verdict = cJSON_GetObjectItemCaseSensitive(root, "verdict");
 	snprintf(nd->verdict, sizeof(nd->verdict), "%s", str_or(verdict, "text", ""));
+	read_health(root, nd);
 	for (unsigned m = 0; grade_metric_names[m] && m < GRADE_MAX_METRICS; m++) {
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(metrics, grade_metric_names[m]);
 

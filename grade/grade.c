@@ -1,5 +1,5 @@
 /*
- * grade.c — tier evaluation, the overall verdict, and --require gating.
+ * grade.c — tier evaluation, the operators, and --require gating.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -55,18 +55,14 @@ const struct metric *metric_get(const struct metric_set *ms, const char *name)
 
 void grade_apply(const struct grade_table *t, const struct metric_set *ms, struct grade_result *out)
 {
-	double worst_score = 2.0;
-
 	out->graded = true;
 	out->n = 0;
-	out->weakest = -1;
 	out->metrics = *ms;
 	for (unsigned i = 0; i < ms->n && out->n < GRADE_MAX_METRICS; i++) {
 		const struct metric *m = &ms->m[i];
 		const struct grade_def *d = grade_find(t, m->name);
 		struct grade *g;
 		unsigned k;
-		double score;
 
 		if (!d || !m->measured || !isfinite(m->value) || d->ntiers == 0)
 			continue;
@@ -81,25 +77,13 @@ void grade_apply(const struct grade_table *t, const struct metric_set *ms, struc
 		g->value = m->value;
 		g->rank = k;
 		g->ntiers = d->ntiers;
+		g->bound_next = d->ntiers > 1 ? d->tiers[1].bound : NAN;
+		g->higher_better = d->higher_better;
 		g->spread_pct = m->spread_pct;
-		score = d->ntiers > 1 ? (double)k / (double)(d->ntiers - 1) : 1.0;
-		if (score < worst_score) {
-			worst_score = score;
-			out->weakest = (int)out->n;
-		}
 		out->n++;
 	}
-	if (out->weakest < 0) {
-		snprintf(out->verdict, sizeof(out->verdict), "not graded: no disk figure was measured");
-	} else {
-		const struct grade *w = &out->g[out->weakest];
-		char val[32];
-
-		grade_fmt_value(val, sizeof(val), w->value);
-		snprintf(out->verdict, sizeof(out->verdict), "%s — weakest: %s = %s %s (%s: %s)",
-			 worst_score >= 1.0 ? "excellent throughout" : w->label, w->metric, val,
-			 w->unit, w->label, w->meaning);
-	}
+	out->weakest = grade_pick_weak(out, &out->weakest_short_pct);
+	rules_eval(t, ms, out);
 }
 
 void grade_fmt_value(char *buf, size_t n, double v)
@@ -118,12 +102,46 @@ void grade_fmt_value(char *buf, size_t n, double v)
 		snprintf(buf, n, "%.3g", v);
 }
 
-static bool known_metric(const char *name)
+bool grade_known_metric(const char *name)
 {
 	for (int i = 0; grade_metric_names[i]; i++)
 		if (strcmp(grade_metric_names[i], name) == 0)
 			return true;
 	return false;
+}
+
+/* "a, b, c": every documented metric, for the error that names an unknown one. */
+static void metric_list(char *buf, size_t n)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; grade_metric_names[i] && used < n; i++)
+		used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "",
+					 grade_metric_names[i]);
+}
+
+const char *grade_op_text(enum grade_op op)
+{
+	switch (op) {
+	case REQ_GE: return ">=";
+	case REQ_GT: return ">";
+	case REQ_LE: return "<=";
+	case REQ_LT: return "<";
+	}
+	return "?";
+}
+
+int grade_op_parse(const char *s, enum grade_op *op)
+{
+	static const enum grade_op all[] = { REQ_GE, REQ_GT, REQ_LE, REQ_LT };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (strcmp(s, grade_op_text(all[i])) == 0) {
+			*op = all[i];
+			return 0;
+		}
+	return -1;
 }
 
 int require_parse(const char *s, struct requirement *reqs, unsigned max, unsigned *n,
@@ -164,10 +182,11 @@ int require_parse(const char *s, struct requirement *reqs, unsigned max, unsigne
 				 "(form: metric>=number, e.g. seq_write_mbps>=200)", item);
 			return -1;
 		}
-		if (!known_metric(name)) {
-			snprintf(err, errlen, "--require: unknown metric '%s' (known: seq_write_mbps, "
-				 "seq_read_mbps, rand_iops, rand_read_iops, rand_write_iops, lat_p50_ms, "
-				 "lat_p99_ms, rand_cov_pct, rand_tail_ratio)", name);
+		if (!grade_known_metric(name)) {
+			char known[900];
+
+			metric_list(known, sizeof(known));
+			snprintf(err, errlen, "--require: unknown metric '%s' (known: %s)", name, known);
 			return -1;
 		}
 		if (q[0] == '>' && q[1] == '=') {
@@ -217,15 +236,20 @@ int require_parse(const char *s, struct requirement *reqs, unsigned max, unsigne
 	return 0;
 }
 
-static bool req_holds(const struct requirement *r, double v)
+bool grade_op_holds(enum grade_op op, double v, double bound)
 {
-	switch (r->op) {
-	case REQ_GE: return v >= r->bound;
-	case REQ_GT: return v > r->bound;
-	case REQ_LE: return v <= r->bound;
-	case REQ_LT: return v < r->bound;
+	switch (op) {
+	case REQ_GE: return v >= bound;
+	case REQ_GT: return v > bound;
+	case REQ_LE: return v <= bound;
+	case REQ_LT: return v < bound;
 	}
 	return false;
+}
+
+static bool req_holds(const struct requirement *r, double v)
+{
+	return grade_op_holds(r->op, v, r->bound);
 }
 
 void require_eval(const struct requirement *reqs, unsigned n, const struct metric_set *ms,

@@ -12,8 +12,9 @@
 #include <stddef.h>
 
 #define GRADE_MAX_TIERS   8
-#define GRADE_MAX_METRICS 24
+#define GRADE_MAX_METRICS 32
 #define REQUIRE_MAX       16
+#define GRADE_MAX_RULES   16
 
 struct grade_tier {
 	double bound;        /* higher-better: value >= bound; lower-better: value <= bound */
@@ -32,9 +33,28 @@ struct grade_def {
 	struct grade_tier tiers[GRADE_MAX_TIERS];
 };
 
+/* The comparison of a --require expression and of a rule. */
+enum grade_op { REQ_GE, REQ_GT, REQ_LE, REQ_LT };
+
+/*
+ * A fit-for rule: "fit for etcd when fsync_p99_ms < 10". Data, like the
+ * tiers, and every rule carries the public source of its number.
+ */
+struct grade_rule {
+	char rule[32];       /* machine name: "etcd" */
+	char for_what[96];   /* "etcd and other write-ahead logs" */
+	char metric[32];
+	enum grade_op op;
+	double bound;
+	char source_url[160];
+	char source_says[256]; /* what the source says, in a line */
+};
+
 struct grade_table {
 	unsigned n;
 	struct grade_def def[GRADE_MAX_METRICS];
+	unsigned nrules;
+	struct grade_rule rule[GRADE_MAX_RULES];
 };
 
 /* One measured figure, as taken from the report. */
@@ -45,6 +65,8 @@ struct metric {
 	bool selected;       /* its module was asked for: show why it was not graded */
 	char why_not[128];   /* when !measured: why (not run, buffered, failed...) */
 	double spread_pct;   /* the run's own relative spread (CoV %), < 0 unknown */
+	bool low_confidence; /* measured, from too small a sample: said beside any answer */
+	char caveat[96];     /* why it is low-confidence */
 };
 
 struct metric_set {
@@ -61,12 +83,14 @@ struct grade {
 	char meaning[128];
 	unsigned rank;       /* 0 = worst tier */
 	unsigned ntiers;
+	double bound_next;   /* the bound of the tier above the worst (NAN with one tier) */
+	bool higher_better;
 	double spread_pct;
 };
 
 struct requirement {
 	char metric[32];
-	enum { REQ_GE, REQ_GT, REQ_LE, REQ_LT } op;
+	enum grade_op op;
 	double bound;
 	char text[96];       /* as given, e.g. "seq_write_mbps>=200" */
 };
@@ -79,12 +103,28 @@ struct require_result {
 	char reason[160];
 };
 
+enum fit_answer { FIT_UNKNOWN = 0, FIT_YES, FIT_NO };
+
+/* One rule's answer: yes/no from a measured figure, else unknown and why. */
+struct fit_result {
+	struct grade_rule rule;
+	enum fit_answer answer;
+	bool asked;          /* the metric's module was asked for: the verdict names the answer */
+	bool measured;
+	double value;
+	bool low_confidence;
+	char why[320];       /* "fsync_p99_ms 3.21, needs < 10" or "not measured: ..." */
+};
+
 struct grade_result {
 	bool graded;
 	unsigned n;
 	struct grade g[GRADE_MAX_METRICS];
-	int weakest;                 /* index into g, -1 none */
-	char verdict[256];
+	int weakest;                 /* index into g: weak for a VPS of this size; -1 none */
+	double weakest_short_pct;    /* how far below its tier's upper bound, % of that bound */
+	unsigned nfit;
+	struct fit_result fit[GRADE_MAX_RULES];
+	char verdict[512];
 	unsigned nreq;
 	struct require_result req[REQUIRE_MAX];
 	bool requirements_failed;
@@ -104,8 +144,31 @@ const struct grade_def *grade_find(const struct grade_table *t, const char *metr
 /* Grades one value against a definition: returns the tier index. */
 unsigned grade_tier_of(const struct grade_def *d, double value);
 
-/* Grades every measured metric of ms that has a definition; builds the verdict. */
+/*
+ * Grades every measured metric of ms that has a definition, picks the one
+ * resource weak for the machine's size (grade_weak.c) and answers the
+ * fit-for rules; the verdict line is written by verdict_build (verdict.h).
+ */
 void grade_apply(const struct grade_table *t, const struct metric_set *ms, struct grade_result *out);
+
+/* The built-in fit-for rules (grade_rules.c), appended to t by grade_builtin_table. */
+extern const struct grade_rule grade_builtin_rules[];
+extern const unsigned grade_builtin_nrules;
+
+/* Answers t's rules against ms into out->fit. */
+void rules_eval(const struct grade_table *t, const struct metric_set *ms, struct grade_result *out);
+
+/* The one weak resource among out's grades (-1 none) and its shortfall. */
+int grade_pick_weak(const struct grade_result *out, double *short_pct);
+
+/* Whether name is a documented metric (grade_metric_names). */
+bool grade_known_metric(const char *name);
+
+/* "<", ">=": the operator's text; parses one back (-1 unknown). */
+const char *grade_op_text(enum grade_op op);
+int grade_op_parse(const char *s, enum grade_op *op);
+/* Whether v op bound holds. */
+bool grade_op_holds(enum grade_op op, double v, double bound);
 
 /*
  * Loads a thresholds file (JSON, same shape as --dump-thresholds prints) into

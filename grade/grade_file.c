@@ -1,6 +1,7 @@
 /*
  * grade_file.c — --thresholds FILE: JSON of the same shape as
- * --dump-thresholds prints. Errors name the file, line and key.
+ * --dump-thresholds prints: "metrics" (tiers) and "rules" (fit-for rules,
+ * each with its public source). Errors name the file, line and key.
  */
 #include <errno.h>
 #include <math.h>
@@ -93,6 +94,99 @@ static int copy_str(cJSON *o, const char *key, char *dst, size_t n, bool require
 	return 0;
 }
 
+/* One rules[] entry into r; -1 with "FILE:LINE: rules[i] NAME: key ..." in err. */
+static int load_rule(const char *path, const char *text, cJSON *o, unsigned ri,
+		     struct grade_rule *r, char *err, size_t errlen)
+{
+	const char *rpos = nth_pos(text, "\"rule\"", ri);
+	unsigned rline = line_of_nth(text, text, "\"rule\"", ri);
+	cJSON *op, *val, *src;
+	const char *bad = NULL, *why = "";
+
+	memset(r, 0, sizeof(*r));
+	if (!cJSON_IsObject(o) || copy_str(o, "rule", r->rule, sizeof(r->rule), true) < 0 || !r->rule[0]) {
+		snprintf(err, errlen, "%s:%u: rules[%u]: key \"rule\" must be a short name string",
+			 path, rline, ri);
+		return -1;
+	}
+	op = cJSON_GetObjectItemCaseSensitive(o, "op");
+	val = cJSON_GetObjectItemCaseSensitive(o, "value");
+	src = cJSON_GetObjectItemCaseSensitive(o, "source");
+	if (copy_str(o, "for", r->for_what, sizeof(r->for_what), false) < 0) {
+		bad = "for";
+		why = "must be a string of at most 95 characters";
+	} else if (copy_str(o, "metric", r->metric, sizeof(r->metric), true) < 0) {
+		bad = "metric";
+		why = "must be a metric name string";
+	} else if (!grade_known_metric(r->metric)) {
+		bad = "metric";
+		why = "unknown metric (vpsbench --help lists them)";
+	} else if (!cJSON_IsString(op) || grade_op_parse(op->valuestring, &r->op) < 0) {
+		bad = "op";
+		why = "unknown operator: must be \">=\", \">\", \"<=\" or \"<\"";
+	} else if (!cJSON_IsNumber(val) || !isfinite(val->valuedouble)) {
+		bad = "value";
+		why = "must be a number";
+	} else if (!cJSON_IsObject(src) ||
+		   copy_str(src, "url", r->source_url, sizeof(r->source_url), true) < 0 ||
+		   copy_str(src, "says", r->source_says, sizeof(r->source_says), true) < 0 ||
+		   !r->source_url[0] || !r->source_says[0]) {
+		bad = "source";
+		why = "every rule needs its public source: {\"url\": \"...\", \"says\": \"...\"}";
+	}
+	if (bad) {
+		char key[16];
+		const char *at, *next = strstr(rpos + 1, "\"rule\"");
+		unsigned line = rline;
+
+		/* the key's own line when it is inside this rule, else the rule's */
+		snprintf(key, sizeof(key), "\"%s\"", bad);
+		at = strstr(rpos, key);
+		if (at && (!next || at < next))
+			line = line_of_nth(text, rpos, key, 0);
+		snprintf(err, errlen, "%s:%u: rules[%u] %s: key \"%s\": %s", path, line, ri, r->rule, bad,
+			 why);
+		return -1;
+	}
+	r->bound = val->valuedouble;
+	return 0;
+}
+
+static int load_rules(const char *path, const char *text, cJSON *root, struct grade_table *t,
+		      char *err, size_t errlen)
+{
+	cJSON *rules = cJSON_GetObjectItemCaseSensitive(root, "rules"), *o;
+	unsigned ri = 0;
+
+	if (!rules)
+		return 0;
+	if (!cJSON_IsArray(rules)) {
+		snprintf(err, errlen, "%s:%u: key \"rules\": must be an array of rule objects", path,
+			 line_of_nth(text, text, "\"rules\"", 0));
+		return -1;
+	}
+	cJSON_ArrayForEach(o, rules) {
+		struct grade_rule r, *slot = NULL;
+
+		if (load_rule(path, text, o, ri, &r, err, errlen) < 0)
+			return -1;
+		for (unsigned i = 0; i < t->nrules; i++)
+			if (strcmp(t->rule[i].rule, r.rule) == 0)
+				slot = &t->rule[i];
+		if (!slot) {
+			if (t->nrules >= GRADE_MAX_RULES) {
+				snprintf(err, errlen, "%s:%u: more than %d rules", path,
+					 line_of_nth(text, text, "\"rule\"", ri), GRADE_MAX_RULES);
+				return -1;
+			}
+			slot = &t->rule[t->nrules++];
+		}
+		*slot = r;
+		ri++;
+	}
+	return 0;
+}
+
 int grade_load_file(const char *path, struct grade_table *t, char *err, size_t errlen)
 {
 	char *text = slurp(path, err, errlen);
@@ -114,6 +208,10 @@ int grade_load_file(const char *path, struct grade_table *t, char *err, size_t e
 		goto out;
 	}
 	metrics = cJSON_GetObjectItemCaseSensitive(root, "metrics");
+	if (!metrics && cJSON_GetObjectItemCaseSensitive(root, "rules")) {
+		rc = load_rules(path, text, root, t, err, errlen); /* a rules-only file */
+		goto out;
+	}
 	if (!cJSON_IsArray(metrics)) {
 		snprintf(err, errlen, "%s:1: key \"metrics\": must be an array of metric objects", path);
 		goto out;
@@ -211,7 +309,7 @@ int grade_load_file(const char *path, struct grade_table *t, char *err, size_t e
 		*slot = d;
 		mi++;
 	}
-	rc = 0;
+	rc = load_rules(path, text, root, t, err, errlen);
 out:
 	cJSON_Delete(root);
 	free(text);

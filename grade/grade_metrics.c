@@ -258,6 +258,45 @@ static void collect_rand(const struct bench_report *rep, struct metric_set *ms)
 }
 
 /*
+ * fsync: the first dir's fdatasync latency. No tiers (the fit-for rules
+ * read fsync_p99_ms); a sample under FSYNC_MIN_SYNCS_P99 syncs is still a
+ * figure, its low confidence is in the report (p99_low_confidence).
+ */
+static void collect_fsync(const struct bench_report *rep, struct metric_set *ms)
+{
+	bool sel = rep->outcome[MOD_fsync].status != BENCH_NOT_RUN;
+	struct metric *p50 = add(ms, "fsync_p50_ms", sel), *p99 = add(ms, "fsync_p99_ms", sel);
+	const struct fsync_dir_result *d = rep->fsync.ndirs ? &rep->fsync.dirs[0] : NULL;
+	int i50 = pct_index(50.0), i99 = pct_index(99.0);
+	char why[320];
+
+	if (!d || rep->outcome[MOD_fsync].status == BENCH_NOT_RUN ||
+	    rep->outcome[MOD_fsync].status == BENCH_UNAVAIL) {
+		module_why(rep, MOD_fsync, why, sizeof(why));
+	} else if (d->status != BENCH_OK) {
+		snprintf(why, sizeof(why), "fsync %.80s %s%s%.200s", d->dir, bench_status_name(d->status),
+			 d->reason[0] ? ": " : "", d->reason);
+	} else if (!storage_class_graded(d->storage.cls)) {
+		snprintf(why, sizeof(why), "%s storage, not graded as a disk: %.200s",
+			 storage_class_name(d->storage.cls), d->storage.why);
+	} else if (d->sync.n == 0) {
+		snprintf(why, sizeof(why), "no fdatasync() completed");
+	} else {
+		set_value(p50, (double)d->sync.pct[i50] / 1e6, -1);
+		set_value(p99, (double)d->sync.pct[i99] / 1e6, -1);
+		if (p99 && d->p99_low_confidence) {
+			/* shown beside any rule answer built on it (the etcd rule) */
+			p99->low_confidence = true;
+			snprintf(p99->caveat, sizeof(p99->caveat), "%llu syncs sampled, fewer than %u",
+				 (unsigned long long)d->sync.n, (unsigned)FSYNC_MIN_SYNCS_P99);
+		}
+		return;
+	}
+	set_why(p50, why);
+	set_why(p99, why);
+}
+
+/*
  * net: the best measured server per direction (the closest server shows the
  * port's capacity). Busy, failed and timed-out rows are never graded; the
  * metrics exist only when --net ran the module, so offline reports keep
@@ -321,12 +360,63 @@ void grade_warn(struct bench_report *rep)
 			    t->meaning);
 }
 
+/* A pass that did not get its CPU: why its figures are shown but not graded, else NULL. */
+static const char *disturbed_why(const struct pass_cpu *c, const char *pass, char *buf, size_t n)
+{
+	if (!c->disturbed)
+		return NULL;
+	snprintf(buf, n, "the %s got %.0f%% of its CPU time (below %.0f%%): shown, not graded",
+		 pass, c->share.v * 100, PASS_CPU_SHARE_MIN * 100);
+	return buf;
+}
+
+static void collect_cpu_scaling(const struct bench_report *rep, struct metric *sc,
+				struct metric *pc)
+{
+	const struct cpu_result *c = &rep->cpu;
+	const struct mu64 *cores = &rep->sys.cpu.physical_cores;
+	char why[160];
+	unsigned on;
+
+	if (!c->scaling.ok) {
+		set_why(sc, "a prime pass did not finish");
+		set_why(pc, "a prime pass did not finish");
+		return;
+	}
+	if (c->multi.threads < 2) {
+		set_why(sc, "one effective CPU: no scaling to measure");
+		set_why(pc, "one effective CPU: no scaling to measure");
+		return;
+	}
+	if (c->single.cpu.disturbed || c->multi.cpu.disturbed) {
+		set_why(sc, "a prime pass did not get its CPU: shown, not graded");
+		set_why(pc, "a prime pass did not get its CPU: shown, not graded");
+		return;
+	}
+	/* more than x threads cannot come from the threads: one of the passes was disturbed */
+	if (c->scaling.v > c->multi.threads * 1.05) {
+		snprintf(why, sizeof(why), "%.2fx on %u threads is above the thread count: "
+			 "measurement disturbed, not graded", c->scaling.v, c->multi.threads);
+		set_why(sc, why);
+		set_why(pc, why);
+		return;
+	}
+	set_value(sc, c->scaling.v, -1);
+	if (!cores->ok) {
+		set_why(pc, "physical cores unknown (sysinfo not run, or no sysfs topology)");
+		return;
+	}
+	on = cores->v < c->multi.threads ? (unsigned)cores->v : c->multi.threads;
+	set_value(pc, c->scaling.v / on, -1);
+}
+
 static void collect_cpu(const struct bench_report *rep, struct metric_set *ms)
 {
 	const struct cpu_result *c = &rep->cpu;
 	bool sel = rep->outcome[MOD_cpu].status != BENCH_NOT_RUN;
 	struct metric *s = add(ms, "cpu_single_eps", sel), *m = add(ms, "cpu_multi_eps", sel),
-		      *sc = add(ms, "cpu_scaling", sel), *st = add(ms, "cpu_steal_pct", sel);
+		      *sc = add(ms, "cpu_scaling", sel), *st = add(ms, "cpu_steal_pct", sel),
+		      *pc = add(ms, "cpu_scaling_per_core", sel);
 	char why[320];
 
 	if (rep->outcome[MOD_cpu].status != BENCH_OK) {
@@ -335,22 +425,22 @@ static void collect_cpu(const struct bench_report *rep, struct metric_set *ms)
 		set_why(m, why);
 		set_why(sc, why);
 		set_why(st, why);
+		set_why(pc, why);
 		return;
 	}
-	if (c->single.eps.ok)
-		set_value(s, c->single.eps.v, -1);
-	else
+	if (!c->single.eps.ok)
 		set_why(s, "the 1-thread pass counted no event");
-	if (c->multi.eps.ok)
-		set_value(m, c->multi.eps.v, -1);
+	else if (disturbed_why(&c->single.cpu, "1-thread prime pass", why, sizeof(why)))
+		set_why(s, why);
 	else
+		set_value(s, c->single.eps.v, -1);
+	if (!c->multi.eps.ok)
 		set_why(m, "the N-thread pass counted no event");
-	if (!c->scaling.ok)
-		set_why(sc, "a prime pass did not finish");
-	else if (c->multi.threads < 2)
-		set_why(sc, "one effective CPU: no scaling to measure");
+	else if (disturbed_why(&c->multi.cpu, "N-thread prime pass", why, sizeof(why)))
+		set_why(m, why);
 	else
-		set_value(sc, c->scaling.v, -1);
+		set_value(m, c->multi.eps.v, -1);
+	collect_cpu_scaling(rep, sc, pc);
 	if (c->steal_pct.ok)
 		set_value(st, c->steal_pct.v, -1);
 	else
@@ -365,14 +455,40 @@ static const struct mem_stream *mem_all_threads(const struct mem_result *m)
 
 static void mem_bw(struct metric *x, const struct mem_stream *s, int k, const char *capped)
 {
+	char why[160];
+
 	if (capped)
 		set_why(x, capped);
 	else if (!s || !s->mbps[k].ok)
 		set_why(x, "the STREAM run has no figure");
 	else if (!s->validated)
 		set_why(x, "the STREAM check failed");
+	else if (disturbed_why(&s->cpu, s->threads > 1 ? "N-thread STREAM run" : "1-thread STREAM run",
+			       why, sizeof(why)))
+		set_why(x, why);
 	else
 		set_value(x, s->mbps[k].v, -1);
+}
+
+/* Per vCPU: the N-thread Triad / N, and that over the 1-thread Triad. */
+static void mem_per_vcpu(const struct mem_result *m, const struct metric *t1,
+			 const struct metric *tn, struct metric *pv, struct metric *eff)
+{
+	if (!m->st[1].present || m->st[1].threads < 2) {
+		set_why(pv, "no multi-thread STREAM run (one effective CPU)");
+		set_why(eff, "no multi-thread STREAM run (one effective CPU)");
+		return;
+	}
+	if (!tn || !tn->measured) {
+		set_why(pv, tn ? tn->why_not : "not measured");
+		set_why(eff, tn ? tn->why_not : "not measured");
+		return;
+	}
+	set_value(pv, tn->value / m->st[1].threads, -1);
+	if (!t1 || !t1->measured || !(t1->value > 0))
+		set_why(eff, t1 && t1->why_not[0] ? t1->why_not : "no 1-thread Triad");
+	else
+		set_value(eff, tn->value / m->st[1].threads / t1->value, -1);
 }
 
 static void collect_mem(const struct bench_report *rep, struct metric_set *ms)
@@ -381,7 +497,8 @@ static void collect_mem(const struct bench_report *rep, struct metric_set *ms)
 	bool sel = rep->outcome[MOD_mem].status != BENCH_NOT_RUN;
 	struct metric *tr = add(ms, "mem_triad_mbps", sel), *t1 = add(ms, "mem_triad_1t_mbps", sel),
 		      *cp = add(ms, "mem_copy_mbps", sel), *lat[2] = { add(ms, "mem_latency_ns", sel),
-		      add(ms, "mem_latency_huge_ns", sel) };
+		      add(ms, "mem_latency_huge_ns", sel) }, *pv = add(ms, "mem_triad_per_vcpu_mbps", sel),
+		      *eff = add(ms, "mem_scaling_eff", sel);
 	const char *capped = m->capped ? "arrays smaller than 4x LLC: figures include cache" : NULL;
 	char why[320];
 
@@ -392,11 +509,14 @@ static void collect_mem(const struct bench_report *rep, struct metric_set *ms)
 		set_why(cp, why);
 		set_why(lat[0], why);
 		set_why(lat[1], why);
+		set_why(pv, why);
+		set_why(eff, why);
 		return;
 	}
 	mem_bw(tr, mem_all_threads(m), MEM_TRIAD, capped);
 	mem_bw(cp, mem_all_threads(m), MEM_COPY, capped);
 	mem_bw(t1, m->st[0].present ? &m->st[0] : NULL, MEM_TRIAD, capped);
+	mem_per_vcpu(m, t1, m->st[1].present ? tr : NULL, pv, eff);
 	for (int k = 0; k < 2; k++) {
 		const struct mem_curve *c = &m->lat[k];
 
@@ -409,6 +529,12 @@ static void collect_mem(const struct bench_report *rep, struct metric_set *ms)
 		else
 			set_value(lat[k], c->level_ns[MEM_DRAM].v, -1);
 	}
+	/* a chase that did not get its CPU: shown in the mem section, not graded */
+	for (int k = 0; k < 2; k++)
+		if (lat[k] && lat[k]->measured && m->lat[k].cpu.disturbed) {
+			lat[k]->measured = false;
+			set_why(lat[k], "the latency chase did not get its CPU: shown, not graded");
+		}
 }
 
 void grade_collect(const struct bench_report *rep, const struct bench_plan *plan,
@@ -418,6 +544,7 @@ void grade_collect(const struct bench_report *rep, const struct bench_plan *plan
 	memset(ms, 0, sizeof(*ms));
 	collect_seq(rep, ms);
 	collect_rand(rep, ms);
+	collect_fsync(rep, ms);
 	collect_cpu(rep, ms);
 	collect_mem(rep, ms);
 	collect_net(rep, ms);

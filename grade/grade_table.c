@@ -57,22 +57,26 @@ static const struct grade_table builtin = {
 			OPEN("drop", "drop", "speed fell during the pass: burst credits running out or throttling"),
 			AT(0.7, "steady", "no drop", "no drop during the pass"),
 		} },
-		/* the ecs scale for sysbench cpu --cpu-max-prime=10000, 1 thread */
+		/* the ecs scale's bounds for sysbench cpu --cpu-max-prime=10000, 1 thread; no
+		 * CPU generations named: the event (~117,500 64-bit divisions) ranks dividers,
+		 * and cores generations apart land on the same figure */
 		{ "cpu_single_eps", "events/s", "sysbench-comparable prime events/s, 1 thread",
 		  true, 8, {
-			OPEN("poor", "poor", "a slow or heavily shared CPU"),
-			AT(500, "slow", "slow", "below an old Xeon E5"),
-			AT(800, "old_e5", "old E5", "the speed of an old Xeon E5"),
+			OPEN("poor", "poor", "a slow or heavily shared core"),
+			AT(500, "slow", "slow", "a slow core"),
+			AT(800, "modest", "modest", "below an ordinary VPS core"),
 			AT(1000, "tier5", "5th tier", "an ordinary VPS core"),
-			AT(2000, "tier4", "4th tier", "a decent modern core"),
-			AT(3000, "tier3", "3rd tier", "a good modern core"),
-			AT(4000, "tier2", "2nd tier", "a fast modern core"),
+			AT(2000, "tier4", "4th tier", "a decent core"),
+			AT(3000, "tier3", "3rd tier", "a good core"),
+			AT(4000, "tier2", "2nd tier", "a fast core"),
 			AT(5000, "tier1", "1st tier", "a top desktop-class core"),
 		} },
-		{ "cpu_scaling", "x", "N-thread / 1-thread prime events/s",
+		/* scaling over the physical cores the threads had (SMT siblings from sysfs):
+		 * two hyperthreads of one core adding 10% is normal, not capped */
+		{ "cpu_scaling_per_core", "x", "N-thread / 1-thread events/s over min(N, physical cores)",
 		  true, 2, {
-			OPEN("capped", "capped", "more threads add almost nothing: concurrency capped or CPUs shared"),
-			AT(1.25, "scales", "scales", "more threads add throughput (ideal: x the thread count)"),
+			OPEN("capped", "capped", "more threads add little on these cores: concurrency capped or CPUs shared"),
+			AT(0.75, "scales", "scales", "each physical core adds throughput"),
 		} },
 		{ "cpu_steal_pct", "%", "CPU time stolen by the hypervisor during the cpu module",
 		  false, 3, {
@@ -80,20 +84,26 @@ static const struct grade_table builtin = {
 			AT(5, "some", "some steal", "some contention on the host"),
 			AT(1, "low", "low", "the CPU time is yours"),
 		} },
-		/* DRAM bandwidth: DDR4-2133 one channel ~17 GB/s, two ~35, DDR5-4800 one ~51
-		 * (goecs's tiers, here on STREAM's Triad, arrays >= 4x LLC only) */
-		{ "mem_triad_mbps", "MB/s", "STREAM-variant Triad, all threads, arrays >= 4x LLC",
-		  true, 5, {
-			OPEN("below_ddr4", "below one DDR4 channel", "slow, shared or throttled memory"),
-			AT(17000, "ddr4_1ch", "one DDR4 channel", "about what one DDR4 channel streams (17 GB/s)"),
-			AT(35000, "ddr4_2ch", "dual-channel DDR4", "about what two DDR4 channels stream (35 GB/s)"),
-			AT(51000, "ddr5_1ch", "DDR5", "DDR5 class (51 GB/s)"),
-			AT(78000, "ddr5_2ch", "dual-channel DDR5", "dual-channel DDR5 class or more (78 GB/s)"),
-		} },
+		/* Memory per vCPU: what a small VPS's cores stream is bounded by the misses they
+		 * keep in flight, not by the host's DDR channels, so all-thread Triad has no tiers */
 		{ "mem_triad_1t_mbps", "MB/s", "STREAM-variant Triad, one thread, arrays >= 4x LLC",
 		  true, 2, {
 			OPEN("oversold", "likely oversold or throttled", "one core streams under 10 GB/s"),
 			AT(10000, "normal", "normal", "one core streams at least 10 GB/s"),
+		} },
+		/* per vCPU, all streaming: hosts share channels among many cores, so the worst
+		 * tiers are set where no host size explains them (README "Grades") */
+		{ "mem_triad_per_vcpu_mbps", "MB/s", "STREAM-variant Triad, all threads, per thread",
+		  true, 3, {
+			OPEN("low", "low", "each vCPU streams under 1 GB/s when all stream: bandwidth capped"),
+			AT(1000, "fair", "fair", "each vCPU streams 1-5 GB/s when all stream"),
+			AT(5000, "good", "good", "each vCPU streams at least 5 GB/s when all stream"),
+		} },
+		{ "mem_scaling_eff", "x", "per-thread Triad of the N-thread run / 1-thread Triad",
+		  true, 3, {
+			OPEN("starved", "starved", "each thread gets under a quarter of what one streams alone"),
+			AT(0.25, "shared", "shared", "the threads share the host's bandwidth, as cores of one host do"),
+			AT(0.6, "scales", "scales", "each thread streams most of what one streams alone"),
 		} },
 		{ "mem_latency_ns", "ns", "DRAM load-to-use latency, pointer chase past 4x LLC, 4 KiB pages",
 		  false, 4, {
@@ -126,9 +136,11 @@ static const struct grade_table builtin = {
 const char *const grade_metric_names[] = {
 	"seq_write_mbps", "seq_read_mbps", "rand_iops", "rand_read_iops", "rand_write_iops",
 	"lat_p50_ms", "lat_p99_ms", "rand_cov_pct", "rand_tail_ratio",
+	"fsync_p50_ms", "fsync_p99_ms",
 	"cpu_single_eps", "cpu_multi_eps", "cpu_scaling", "cpu_steal_pct",
 	"mem_triad_mbps", "mem_triad_1t_mbps", "mem_copy_mbps", "mem_latency_ns",
-	"mem_latency_huge_ns", "net_send_mbit_s", "net_recv_mbit_s", NULL,
+	"mem_latency_huge_ns", "net_send_mbit_s", "net_recv_mbit_s",
+	"cpu_scaling_per_core", "mem_triad_per_vcpu_mbps", "mem_scaling_eff", NULL,
 };
 
 const char *const grade_metric_descs[] = {
@@ -141,6 +153,8 @@ const char *const grade_metric_descs[] = {
 	"p99 clat of the 4k randread qd1 pass, ms",
 	"coefficient of variation of per-second IOPS, %",
 	"last-third / first-third per-second IOPS ratio",
+	"p50 of fdatasync() after 2300-byte writes (etcd's recipe), ms",
+	"p99 of fdatasync() after 2300-byte writes (etcd's recipe), ms",
 	"prime events/s on 1 thread (sysbench cpu --cpu-max-prime=10000)",
 	"prime events/s on N threads (effective CPUs)",
 	"N-thread / 1-thread events/s (about 1: concurrency capped)",
@@ -152,6 +166,9 @@ const char *const grade_metric_descs[] = {
 	"DRAM latency (past 4x LLC), huge pages, ns",
 	"iperf3 send, best server, Mbit/s (--net)",
 	"iperf3 receive, best server, Mbit/s (--net)",
+	"cpu_scaling / min(threads, physical cores)",
+	"all-thread Triad / threads, MB/s",
+	"all-thread Triad / threads / 1-thread Triad",
 	NULL,
 };
 
@@ -163,6 +180,8 @@ const struct grade_table *grade_builtin_table(void)
 		t = builtin;
 		while (t.n < GRADE_MAX_METRICS && t.def[t.n].metric[0])
 			t.n++;
+		for (unsigned i = 0; i < grade_builtin_nrules && i < GRADE_MAX_RULES; i++)
+			t.rule[t.nrules++] = grade_builtin_rules[i];
 	}
 	return &t;
 }

@@ -8,7 +8,10 @@
  * iodepth_complete, job_runtime), and lat_ns carries only N and the mean
  * (slat mean + clat mean, exact): its min, max and stddev are null because
  * the sum per I/O is not recorded. Passes that did not run to the end are
- * left out.
+ * left out. Each fsync dir that ran to the end is a job too, shaped as fio
+ * 3.33 prints etcd's --fdatasync=1 job: "write" (the write() calls, clat_ns
+ * with percentiles and bins) and "sync" (lat_ns of the fdatasync() calls,
+ * percentiles and bins); its sync.total_ios is the count (fio prints 0).
  */
 #include <stdio.h>
 #include <string.h>
@@ -234,6 +237,84 @@ fail:
 	return NULL;
 }
 
+/* The write() side of an fsync job: fio's "write" of a sync-engine job. */
+static int add_fsync_write(cJSON *job, const struct fsync_dir_result *d)
+{
+	cJSON *x = cJSON_AddObjectToObject(job, "write"), *s;
+	uint64_t ms = d->runtime_ns / 1000000, bw = ms ? 1000 * d->bytes / ms : 0;
+
+	if (!x)
+		return -1;
+	add_u64(x, "io_bytes", d->bytes);
+	add_u64(x, "io_kbytes", d->bytes >> 10);
+	add_u64(x, "bw_bytes", bw);
+	add_u64(x, "bw", bw / 1024);
+	cJSON_AddNumberToObject(x, "iops", ms ? 1000.0 * (double)d->writes / (double)ms : 0.0);
+	add_u64(x, "runtime", ms);
+	add_u64(x, "total_ios", d->writes);
+	add_u64(x, "short_ios", 0);
+	add_u64(x, "drop_ios", 0);
+	if (!(s = cJSON_AddObjectToObject(x, "slat_ns")))
+		return -1;
+	add_stat(s, &(struct rand_lat){ 0 });
+	json_add_fsync_lat(x, "clat_ns", &d->write);
+	/* as the rand jobs: the mean of a sync engine's lat is its clat's */
+	if (!(s = cJSON_AddObjectToObject(x, "lat_ns")))
+		return -1;
+	cJSON_AddNullToObject(s, "min");
+	cJSON_AddNullToObject(s, "max");
+	cJSON_AddNumberToObject(s, "mean", d->write.mean);
+	cJSON_AddNullToObject(s, "stddev");
+	add_u64(s, "N", d->write.n);
+	return 0;
+}
+
+static cJSON *fsync_job_json(const struct fsync_dir_result *d, int groupid)
+{
+	static const char *const unit[3] = { "latency_ns", "latency_us", "latency_ms" };
+	cJSON *j = cJSON_CreateObject(), *o, *c;
+
+	if (!j)
+		return NULL;
+	cJSON_AddStringToObject(j, "jobname", "fsync");
+	cJSON_AddNumberToObject(j, "groupid", groupid);
+	cJSON_AddNumberToObject(j, "error", 0);
+	cJSON_AddNumberToObject(j, "eta", 0);
+	cJSON_AddNumberToObject(j, "elapsed", (double)((d->runtime_ns + 999999999) / 1000000000));
+	if (!(o = cJSON_AddObjectToObject(j, "job options")))
+		goto fail;
+	cJSON_AddStringToObject(o, "name", "fsync");
+	cJSON_AddStringToObject(o, "directory", d->dir);
+	cJSON_AddStringToObject(o, "ioengine", "sync");
+	cJSON_AddStringToObject(o, "rw", "write");
+	cJSON_AddStringToObject(o, "fdatasync", "1");
+	add_opt(o, "bs", "%llu", d->bs);
+	add_opt(o, "size", "%llu", (unsigned long long)d->size_bytes);
+	add_opt(o, "runtime", "%llums", (unsigned long long)(d->time_cap_ns / 1000000));
+	if (add_dir(j, "read", NULL, 0) < 0 || add_fsync_write(j, d) < 0 ||
+	    add_dir(j, "trim", NULL, 0) < 0)
+		goto fail;
+	if (!(c = cJSON_AddObjectToObject(j, "sync")))
+		goto fail;
+	add_u64(c, "total_ios", d->syncs);
+	json_add_fsync_lat(c, "lat_ns", &d->sync);
+	/* fio's latency_ns/us/ms of a write job: the write() calls */
+	for (int u = 0; u < 3; u++) {
+		unsigned n = u == 2 ? LAT_RANGE_NR - 20 : 10;
+
+		if (!(o = cJSON_AddObjectToObject(j, unit[u])))
+			goto fail;
+		for (unsigned i = 0; i < n; i++)
+			cJSON_AddNumberToObject(o, lat_range_label[u * 10 + i],
+						share(d->write.range[u * 10 + i], d->write.n, 0.01));
+	}
+	cJSON_AddNumberToObject(j, "latency_depth", 1);
+	return j;
+fail:
+	cJSON_Delete(j);
+	return NULL;
+}
+
 char *render_fio(const struct bench_report *rep, const struct bench_plan *plan)
 {
 	cJSON *root = cJSON_CreateObject(), *g, *jobs, *j;
@@ -266,6 +347,16 @@ char *render_fio(const struct bench_report *rep, const struct bench_plan *plan)
 		if (p->status != BENCH_OK)
 			continue;
 		if (!(j = job_json(p, plan, groupid++)) || !cJSON_AddItemToArray(jobs, j)) {
+			cJSON_Delete(j);
+			goto out;
+		}
+	}
+	for (unsigned i = 0; render_section_ran(rep, MOD_fsync) && i < rep->fsync.ndirs; i++) {
+		const struct fsync_dir_result *d = &rep->fsync.dirs[i];
+
+		if (d->status != BENCH_OK || !d->sync.n)
+			continue;
+		if (!(j = fsync_job_json(d, groupid++)) || !cJSON_AddItemToArray(jobs, j)) {
 			cJSON_Delete(j);
 			goto out;
 		}

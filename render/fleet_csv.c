@@ -35,7 +35,7 @@ int fleet_csv(FILE *f, const struct fleet *fl)
 {
 	static const char *const stat_names[3] = { "median", "p10", "p90" };
 
-	fputs("node,status,labels,profile,outliers,failed,file", f);
+	fputs("node,status,labels,profile,outliers,failed,file,health,health_problems", f);
 	for (unsigned m = 0; m < fl->nmetric; m++)
 		if (fl->metric[m].shown)
 			fprintf(f, ",%s", fl->metric[m].name);
@@ -63,6 +63,10 @@ int fleet_csv(FILE *f, const struct fleet *fl)
 		field(f, nd->fail_why);
 		fputc(',', f);
 		field(f, nd->file);
+		fputc(',', f);
+		field(f, nd->health);
+		fputc(',', f);
+		field(f, nd->health_checks);
 		for (unsigned m = 0; m < fl->nmetric; m++)
 			if (fl->metric[m].shown)
 				num(f, nd->has[m], nd->v[m]);
@@ -71,7 +75,7 @@ int fleet_csv(FILE *f, const struct fleet *fl)
 	for (int k = 0; k < 3; k++) {
 		fprintf(f, "%s,fleet,,", stat_names[k]);
 		field(f, fl->mixed_profiles ? "shared" : fl->profiles);
-		fputs(",,,", f);
+		fputs(",,,,,", f);
 		for (unsigned m = 0; m < fl->nmetric; m++) {
 			const struct fleet_metric *fm = &fl->metric[m];
 

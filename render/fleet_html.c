@@ -104,8 +104,8 @@ static void table(FILE *f, const struct fleet *fl)
 			html_esc(f, nd->tags);
 			fputs("</span>", f);
 		}
-		fprintf(f, "</td><td class=\"%s\">%s</td>", nd->failing ? "t0" : nd->noutliers ? "t1" : "t2",
-			fleet_node_status(nd));
+		fprintf(f, "</td><td class=\"%s\">%s</td>", nd->failing || fleet_node_unhealthy(nd) ?
+			"t0" : nd->noutliers ? "t1" : "t2", fleet_node_status(nd));
 		for (unsigned m = 0; m < fl->nmetric; m++)
 			if (fl->metric[m].shown)
 				num_cell(f, nd->has[m], nd->v[m], nd->outlier[m]);
@@ -144,6 +144,21 @@ static void notes(FILE *f, const struct fleet *fl)
 			fputs(nd->failing ? "; no figure for " : "no figure for ", f);
 			html_esc(f, nd->missing);
 		}
+		fputs("</li>\n", f);
+	}
+	if (any)
+		fputs("</ul>\n", f);
+	any = false;
+	for (unsigned i = 0; i < fl->n; i++) {
+		if (!fleet_node_unhealthy(&fl->node[i]))
+			continue;
+		if (!any)
+			fputs("<h2>Health problems (the reports' own checks)</h2>\n<ul class=\"warn\">\n", f);
+		any = true;
+		fputs("<li>", f);
+		html_esc(f, fl->node[i].label);
+		fputs(": ", f);
+		html_esc(f, fl->node[i].health_why);
 		fputs("</li>\n", f);
 	}
 	if (any)

@@ -57,6 +57,8 @@ static cJSON *node_json(const struct fleet *fl, const struct fleet_node *nd)
 	if (nd->failing)
 		cJSON_AddStringToObject(o, "failed", nd->fail_why);
 	cJSON_AddStringToObject(o, "verdict", nd->verdict);
+	cJSON_AddStringToObject(o, "health", nd->health);
+	cJSON_AddStringToObject(o, "health_problems", nd->health_why);
 	vals = cJSON_AddObjectToObject(o, "values");
 	worse = cJSON_AddObjectToObject(o, "worse_than_median_pct");
 	outl = cJSON_AddArrayToObject(o, "outliers");

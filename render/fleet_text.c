@@ -1,7 +1,7 @@
 /*
  * fleet_text.c — the fleet as a table: one row per node, worst first,
- * then the fleet's median, p10 and p90; failing, outlier, missing and
- * skipped nodes spelled out below.
+ * then the fleet's median, p10 and p90; failing, unhealthy, outlier,
+ * missing and skipped nodes spelled out below.
  */
 #include <math.h>
 #include <stdio.h>
@@ -82,7 +82,8 @@ void fleet_text(FILE *f, const struct fleet *fl, const struct render_style *st)
 	for (unsigned i = 0; i < fl->n; i++) {
 		const struct fleet_node *nd = &fl->node[i];
 		const char *status = fleet_node_status(nd);
-		const char *col = nd->failing ? "\033[31m" : nd->noutliers || !nd->complete ?
+		const char *col = nd->failing || fleet_node_unhealthy(nd) ? "\033[31m" :
+				  nd->noutliers || !nd->complete ?
 				  "\033[33m" : "\033[32m";
 
 		fprintf(f, " %-*.*s  %s%-10s%s", lw, lw, nd->label, text_color(st, col), status,
@@ -106,6 +107,15 @@ void fleet_text(FILE *f, const struct fleet *fl, const struct render_style *st)
 		for (unsigned i = 0; i < fl->n; i++)
 			if (fl->node[i].failing)
 				fprintf(f, " %s: %s\n", fl->node[i].label, fl->node[i].fail_why);
+	}
+	for (unsigned i = 0, k = 0; i < fl->n; i++) {
+		const struct fleet_node *nd = &fl->node[i];
+
+		if (!fleet_node_unhealthy(nd))
+			continue;
+		if (!k++)
+			text_heading(f, st, "Health problems (the report's own checks)");
+		fprintf(f, " %s: %s\n", nd->label, nd->health_why);
 	}
 	if (fl->noutlier_nodes) {
 		text_heading(f, st, "Outliers");

@@ -787,9 +787,7 @@ static void html_grades(FILE *f, const struct bench_report *rep)
 		html_esc(f, m->why_not);
 		fputs("</td></tr>\n", f);
 	}
-	fputs("</table></div>\n<p><b>Verdict:</b> ", f);
-	html_esc(f, g->verdict);
-	fputs("</p>\n", f);
+	fputs("</table></div>\n", f);
 	grade_warnings(f, rep);
 	if (g->nreq) {
 		fprintf(f, "<h3>Requirements: %s</h3>\n<ul>\n", g->requirements_failed ? "FAILED" : "met");
@@ -969,6 +967,7 @@ int render_html(FILE *f, const struct bench_report *rep, const struct bench_plan
 	if (who[0])
 		escf(f, ", node %s", who);
 	fputs("</p>\n", f);
+	html_health(f, rep);
 	html_grades(f, rep);
 	if (render_section_ran(rep, MOD_cpu))
 		html_cpu(f, rep);
@@ -978,6 +977,8 @@ int render_html(FILE *f, const struct bench_report *rep, const struct bench_plan
 		html_seq(f, rep, plan);
 	if (render_section_ran(rep, MOD_rand))
 		html_rand(f, rep);
+	if (render_section_ran(rep, MOD_fsync))
+		html_fsync(f, rep);
 	if (render_section_ran(rep, MOD_net))
 		html_net(f, rep);
 	if (render_section_ran(rep, MOD_sysinfo))

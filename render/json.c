@@ -42,6 +42,9 @@ char *render_json(const struct bench_report *rep, const struct bench_plan *plan)
 
 	if (json_add_labels(root, &rep->labels) < 0)
 		goto out;
+	/* the verdict and the Health block first: what a reader looks for */
+	json_add_verdict(root, rep);
+	json_add_health(root, &rep->health);
 
 	mods = cJSON_AddObjectToObject(root, "modules");
 	if (!mods)
@@ -76,6 +79,8 @@ char *render_json(const struct bench_report *rep, const struct bench_plan *plan)
 		cJSON_AddItemToObject(root, "seq", json_seq(rep, plan));
 	if (render_section_ran(rep, MOD_rand))
 		cJSON_AddItemToObject(root, "rand", json_rand(rep, plan));
+	if (render_section_ran(rep, MOD_fsync))
+		cJSON_AddItemToObject(root, "fsync", json_fsync(rep));
 	if (render_section_ran(rep, MOD_net))
 		cJSON_AddItemToObject(root, "net", json_net(rep));
 

@@ -1,5 +1,5 @@
 /*
- * json_grades.c — grades, verdict, requirements and metrics in the report;
+ * json_grades.c — grades, requirements and metrics in the report;
  * the thresholds table (--dump-thresholds); compare as JSON.
  */
 #include <stdlib.h>
@@ -12,7 +12,7 @@
 
 void json_add_grades(cJSON *root, const struct grade_result *g)
 {
-	cJSON *arr, *metrics, *verdict, *reqs;
+	cJSON *arr, *metrics, *reqs;
 
 	if (!g->graded)
 		return;
@@ -33,12 +33,6 @@ void json_add_grades(cJSON *root, const struct grade_result *g)
 		cJSON_AddNumberToObject(o, "tiers", x->ntiers);
 		json_add_mdbl(o, "spread_pct", (struct mdbl){ x->spread_pct, x->spread_pct >= 0 });
 		cJSON_AddItemToArray(arr, o);
-	}
-	verdict = cJSON_AddObjectToObject(root, "verdict");
-	if (verdict) {
-		cJSON_AddStringToObject(verdict, "text", g->verdict);
-		json_add_str(verdict, "weakest", g->weakest >= 0 ? g->g[g->weakest].metric : NULL);
-		json_add_str(verdict, "tier", g->weakest >= 0 ? g->g[g->weakest].tier : NULL);
 	}
 	metrics = cJSON_AddObjectToObject(root, "metrics");
 	for (unsigned i = 0; metrics && i < g->metrics.n; i++) {
@@ -102,6 +96,15 @@ char *json_thresholds(const struct grade_table *t)
 				cJSON_AddNumberToObject(to, bkey, gt->bound);
 		}
 	}
+	arr = cJSON_AddArrayToObject(root, "rules");
+	for (unsigned i = 0; arr && i < t->nrules; i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		if (!o)
+			goto out;
+		cJSON_AddItemToArray(arr, o);
+		json_rule_fields(o, &t->rule[i]);
+	}
 	out = cJSON_Print(root);
 out:
 	cJSON_Delete(root);
@@ -120,6 +123,10 @@ char *json_compare(const struct compare_result *c)
 	cJSON_AddStringToObject(root, "new", c->new_path);
 	cJSON_AddStringToObject(root, "old_time", c->old_time);
 	cJSON_AddStringToObject(root, "new_time", c->new_time);
+	cJSON_AddStringToObject(root, "old_health", c->old_health);
+	cJSON_AddStringToObject(root, "new_health", c->new_health);
+	cJSON_AddStringToObject(root, "old_health_problems", c->old_problems);
+	cJSON_AddStringToObject(root, "new_health_problems", c->new_problems);
 	arr = cJSON_AddArrayToObject(root, "metrics");
 	for (unsigned i = 0; arr && i < c->n; i++) {
 		const struct compare_row *r = &c->row[i];

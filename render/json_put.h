@@ -17,6 +17,12 @@ void json_add_mi64(cJSON *o, const char *key, struct mi64 v);
 void json_add_mdbl(cJSON *o, const char *key, struct mdbl v);
 void json_add_mbool(cJSON *o, const char *key, enum mbool v);
 void json_add_str(cJSON *o, const char *key, const char *s); /* NULL or "" -> null */
+/*
+ * key: fio's latency object {"min", "max", "mean", "stddev", "N",
+ * "percentile", "bins"} of l (ns); without a sample min..stddev are null
+ * and percentile/bins are left out (json_fsync.c and fio.c share it).
+ */
+void json_add_fsync_lat(cJSON *o, const char *key, const struct fsync_lat *l);
 /* "storage": {"class", "graded", "reason", "probe_p50_ns"} of a directory */
 void json_add_storage(cJSON *o, const struct storage_verdict *sv);
 /*

@@ -30,6 +30,7 @@ static cJSON *cpu_obj(const struct sys_cpu *c)
 	json_add_str(o, "model_source", c->model_source);
 	json_add_mu64(o, "cores_online", c->online);
 	json_add_mu64(o, "cores_usable", c->usable);
+	json_add_mu64(o, "physical_cores", c->physical_cores);
 	add_mbool_quota(o, c);
 	json_add_mdbl(o, "freq_mhz", c->freq_mhz);
 	json_add_str(o, "freq_source", c->freq_source);

@@ -137,6 +137,12 @@ void progress_plan_work(const struct bench_ctx *ctx, int mod, uint64_t *bytes, u
 		}
 		*bytes = (uint64_t)ndirs * maxsz; /* the layout of each dir's file */
 		*ns *= ndirs;
+	} else if (mod == MOD_fsync) {
+		/* the sample's time cap; the whole recipe counts in bytes */
+		if (pl->fsync.full)
+			*bytes = (uint64_t)ndirs * pl->fsync.size;
+		else
+			*ns = (uint64_t)ndirs * pl->fsync.time_ns;
 	} else if (mod == MOD_cpu) {
 		/* two prime passes, four crypto passes of 8% each */
 		*ns = pl->cpu.time_ns * 2 + pl->cpu.time_ns * 32 / 100;
@@ -150,6 +156,8 @@ static uint64_t step_unit_bytes(const struct bench_ctx *ctx, int mod)
 
 	if (mod == MOD_seq)
 		return ctx->plan->seq.size;
+	if (mod == MOD_fsync)
+		return ctx->plan->fsync.size;
 	if (mod == MOD_rand)
 		for (unsigned i = 0; i < ctx->plan->nrand; i++)
 			if (ctx->plan->rand[i].size > maxsz)

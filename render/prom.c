@@ -296,6 +296,38 @@ static void io_families(struct prom *p)
 	}
 }
 
+/* The fsync module: dirs that ran to the end; the sync latency as a summary. */
+static void fsync_families(struct prom *p)
+{
+	static const double q[] = { 50.0, 90.0, 99.0, 99.9 };
+	static const char *const qn[] = { "0.5", "0.9", "0.99", "0.999" };
+	const struct fsync_result *r = &p->rep->fsync;
+	bool any = false;
+
+	for (unsigned i = 0; render_section_ran(p->rep, MOD_fsync) && i < r->ndirs; i++)
+		any = any || (r->dirs[i].status == BENCH_OK && r->dirs[i].sync.n);
+	if (!any)
+		return;
+	family(p, "vpsbench_fsync_latency_seconds", "summary",
+	       "fdatasync() after each 2300-byte buffered write (etcd's fio recipe), seconds");
+	for (unsigned i = 0; i < r->ndirs; i++) {
+		const struct fsync_dir_result *d = &r->dirs[i];
+
+		if (d->status != BENCH_OK || !d->sync.n)
+			continue;
+		for (size_t j = 0; j < sizeof(q) / sizeof(q[0]); j++)
+			sample(p, "", (double)d->sync.pct[fsync_pct_index(q[j])] / 1e9, "dir", d->dir,
+			       "quantile", qn[j], NULL);
+		sample(p, "_sum", d->sync.mean * (double)d->sync.n / 1e9, "dir", d->dir, NULL);
+		sample(p, "_count", (double)d->sync.n, "dir", d->dir, NULL);
+	}
+	family(p, "vpsbench_fsync_low_confidence", "gauge",
+	       "1 when fewer than 1000 syncs stand behind the p99");
+	for (unsigned i = 0; i < r->ndirs; i++)
+		if (r->dirs[i].status == BENCH_OK && r->dirs[i].sync.n)
+			sample(p, "", r->dirs[i].p99_low_confidence ? 1 : 0, "dir", r->dirs[i].dir, NULL);
+}
+
 /* The cpu module: complete passes only; steal as a ratio (base unit). */
 static void cpu_families(struct prom *p)
 {
@@ -493,13 +525,56 @@ static void grade_families(struct prom *p)
 	}
 }
 
+/*
+ * Health first: vpsbench_health_ok 1 only when every check ran and none
+ * found a problem; one vpsbench_health_problem{check} 1 per problem, and
+ * vpsbench_health_not_run{check} 1 per check that could not run. The fit-for
+ * answers: 1 yes, 0 no, no sample when unknown.
+ */
+static void health_families(struct prom *p)
+{
+	const struct health_result *h = &p->rep->health;
+	const struct grade_result *g = &p->rep->grade;
+
+	if (h->assessed && h->n) {
+		family(p, "vpsbench_health_ok", "gauge",
+		       "1 when every health check ran and none found a problem");
+		sample(p, "", h->nproblems == 0 && h->nnot_run == 0, NULL);
+		if (h->nproblems) {
+			family(p, "vpsbench_health_problem", "gauge", "1 per health check that found a problem");
+			for (unsigned i = 0; i < h->n; i++)
+				if (h->c[i].state == HEALTH_PROBLEM)
+					sample(p, "", 1, "check", h->c[i].check, NULL);
+		}
+		if (h->nnot_run) {
+			family(p, "vpsbench_health_not_run", "gauge", "1 per health check that could not run");
+			for (unsigned i = 0; i < h->n; i++)
+				if (h->c[i].state == HEALTH_NOT_RUN)
+					sample(p, "", 1, "check", h->c[i].check, NULL);
+		}
+	}
+	for (unsigned i = 0, first = 1; g->graded && i < g->nfit; i++) {
+		if (g->fit[i].answer == FIT_UNKNOWN)
+			continue;
+		if (first) {
+			family(p, "vpsbench_fit", "gauge",
+			       "1 when the fit-for rule holds, 0 when not; no sample when not measured");
+			first = 0;
+		}
+		sample(p, "", g->fit[i].answer == FIT_YES, "rule", g->fit[i].rule.rule,
+		       "low_confidence", g->fit[i].low_confidence ? "true" : "false", NULL);
+	}
+}
+
 int render_prom(FILE *f, const struct bench_report *rep, const struct bench_plan *plan)
 {
 	struct prom p = { f, rep, NULL, 0 };
 
+	health_families(&p);
 	run_families(&p, plan);
 	sys_families(&p);
 	io_families(&p);
+	fsync_families(&p);
 	cpu_families(&p);
 	mem_families(&p);
 	net_families(&p);

@@ -43,17 +43,26 @@ void text_seq(FILE *f, const struct bench_report *rep, const struct bench_plan *
 	      const struct render_style *st);
 void text_rand(FILE *f, const struct bench_report *rep, const struct bench_plan *plan,
 	       const struct render_style *st);
+void text_fsync(FILE *f, const struct bench_report *rep, const struct render_style *st);
 
 void text_cpu(FILE *f, const struct bench_report *rep, const struct render_style *st);
 
 /* --html: the memory section (html_mem.c). */
 void html_mem(FILE *f, const struct bench_report *rep);
+/* --html: the verdict, the Health block and the fit-for answers, first (html_health.c). */
+void html_health(FILE *f, const struct bench_report *rep);
+/* --html: the fdatasync section (html_fsync.c). */
+void html_fsync(FILE *f, const struct bench_report *rep);
 void text_memory(FILE *f, const struct bench_report *rep, const struct render_style *st);
 void text_net(FILE *f, const struct bench_report *rep, const struct render_style *st);
 /* bits/s as iperf3 prints them: "938 Mbits/sec", "1.61 Gbits/sec" (net_fmt.c). */
 void net_fmt_bps(char *buf, size_t n, double bps);
 
 void text_grades(FILE *f, const struct bench_report *rep, const struct render_style *st);
+/* The verdict line and the Health block, first in the text report (text_health.c). */
+void text_health(FILE *f, const struct bench_report *rep, const struct render_style *st);
+/* The fit-for rules with their answers and sources, under the grades. */
+void text_fit(FILE *f, const struct bench_report *rep, const struct render_style *st);
 struct compare_result;
 void text_compare(FILE *f, const struct compare_result *c, const struct render_style *st);
 /* malloc'd JSON strings, NULL without cJSON or memory */
@@ -84,14 +93,20 @@ cJSON *json_sysinfo(const struct bench_report *rep);
 cJSON *json_seq(const struct bench_report *rep, const struct bench_plan *plan);
 cJSON *json_mem(const struct bench_report *rep);
 cJSON *json_rand(const struct bench_report *rep, const struct bench_plan *plan);
+cJSON *json_fsync(const struct bench_report *rep);
 cJSON *json_cpu(const struct bench_report *rep);
 cJSON *json_net(const struct bench_report *rep);
 /* yabs's "iperf" array from the net section (yabs_net.c); 0, or -1 on no memory. */
 int yabs_add_iperf(cJSON *root, const struct bench_report *rep);
 /* "label": NAME and "labels": {key: value} when given (json_labels.c); -1 on no memory. */
 int json_add_labels(cJSON *root, const struct bench_labels *l);
-/* Adds "grades", "verdict", "requirements" and "metrics" to the report root. */
+/* Adds "grades", "fit_rules", "requirements" and "metrics" to the report root. */
 void json_add_grades(cJSON *root, const struct grade_result *g);
+/* "verdict" (text, health status, fit-for answers, weak resource) and "health" (json_health.c). */
+void json_add_verdict(cJSON *root, const struct bench_report *rep);
+void json_add_health(cJSON *root, const struct health_result *h);
+/* A rule's keys as the thresholds file spells them. */
+void json_rule_fields(cJSON *o, const struct grade_rule *r);
 #endif
 
 #endif

@@ -22,6 +22,7 @@ void render_text(FILE *f, const struct bench_report *rep, const struct bench_pla
 	labels_join(who, sizeof(who), &rep->labels);
 	if (who[0])
 		fprintf(f, " node %s\n%s\n", who, TEXT_RULE);
+	text_health(f, rep, st);
 
 	if (render_section_ran(rep, MOD_sysinfo))
 		text_sysinfo(f, rep, st);
@@ -33,10 +34,13 @@ void render_text(FILE *f, const struct bench_report *rep, const struct bench_pla
 		text_seq(f, rep, plan, st);
 	if (render_section_ran(rep, MOD_rand))
 		text_rand(f, rep, plan, st);
+	if (render_section_ran(rep, MOD_fsync))
+		text_fsync(f, rep, st);
 	if (render_section_ran(rep, MOD_net))
 		text_net(f, rep, st);
 
 	text_grades(f, rep, st);
+	text_fit(f, rep, st);
 
 	for (int i = 0; i < MOD_COUNT; i++) {
 		const struct mod_outcome *o = &rep->outcome[i];

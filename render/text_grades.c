@@ -1,6 +1,6 @@
 /*
- * text_grades.c — the grades table with each tier's meaning, the verdict,
- * and --require results; and `compare` output.
+ * text_grades.c — the grades table with each tier's meaning and --require
+ * results (the verdict is at the top: text_health.c); and `compare` output.
  */
 #include <math.h>
 #include <stdio.h>
@@ -17,7 +17,7 @@ void text_grades(FILE *f, const struct bench_report *rep, const struct render_st
 	bool any = g->n > 0 || g->nreq > 0;
 
 	for (unsigned i = 0; i < g->metrics.n; i++)
-		any = any || g->metrics.m[i].selected;
+		any = any || (g->metrics.m[i].selected && !g->metrics.m[i].measured);
 	if (!g->graded || !any)
 		return;
 	text_heading(f, st, "Grades");
@@ -37,7 +37,6 @@ void text_grades(FILE *f, const struct bench_report *rep, const struct render_st
 		if (!m->measured && m->selected && m->why_not[0])
 			fprintf(f, " %-16s %14s  %s\n", m->name, "not graded", m->why_not);
 	}
-	text_kv(f, st, "Verdict", "%s", g->verdict);
 	if (g->nreq) {
 		text_heading(f, st, g->requirements_failed ? "Requirements: FAILED" : "Requirements: met");
 		for (unsigned i = 0; i < g->nreq; i++) {
@@ -58,8 +57,12 @@ void text_grades(FILE *f, const struct bench_report *rep, const struct render_st
 
 void text_compare(FILE *f, const struct compare_result *c, const struct render_style *st)
 {
-	fprintf(f, "%s\n vpsbench compare\n   old: %s (%s)\n   new: %s (%s)\n%s\n", TEXT_RULE,
-		c->old_path, c->old_time, c->new_path, c->new_time, TEXT_RULE);
+	fprintf(f, "%s\n vpsbench compare\n   old: %s (%s)\n   new: %s (%s)\n", TEXT_RULE,
+		c->old_path, c->old_time, c->new_path, c->new_time);
+	fprintf(f, "   health: old %s%s%s%s, new %s%s%s%s\n%s\n", c->old_health,
+		c->old_problems[0] ? " (" : "", c->old_problems, c->old_problems[0] ? ")" : "",
+		c->new_health, c->new_problems[0] ? " (" : "", c->new_problems,
+		c->new_problems[0] ? ")" : "", TEXT_RULE);
 	fprintf(f, " %-16s %11s %11s %8s  %s\n", "metric", "old", "new", "change", "tier / note");
 	for (unsigned i = 0; i < c->n; i++) {
 		const struct compare_row *r = &c->row[i];

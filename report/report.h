@@ -17,10 +17,12 @@
 #include "modules/sysinfo/sysinfo.h"
 #include "modules/seq/seq.h"
 #include "modules/rand/rand.h"
+#include "modules/fsync/fsync.h"
 #include "modules/cpu/cpu.h"
 #include "modules/mem/mem.h"
 #include "modules/net/net.h"
 #include "grade/grade.h"
+#include "grade/health.h"
 
 
 struct bench_report {
@@ -32,10 +34,12 @@ struct bench_report {
 	struct sysinfo sys;
 	struct seq_result seq;
 	struct rand_result rand;
+	struct fsync_result fsync;
 	struct cpu_result cpu;
 	struct mem_result mem;
 	struct net_result net;
 	struct grade_result grade;            /* filled by bench.c after the modules */
+	struct health_result health;          /* the Health block, after the grades */
 	struct bench_warnings warn;           /* modules add through ctx->warn */
 	struct bench_labels labels;           /* --label; empty = no host identity */
 };

@@ -479,6 +479,14 @@ static void redact_one(struct bench_report *rep, const char *h)
 		REDACT(r->engine_note, h);
 		REDACT(r->direct_reason, h);
 	}
+	for (unsigned i = 0; i < rep->fsync.ndirs && i < FSYNC_MAX_DIRS; i++) {
+		struct fsync_dir_result *d = &rep->fsync.dirs[i];
+
+		REDACT(d->dir, h);
+		REDACT(d->mountpoint, h);
+		REDACT(d->reason, h);
+		REDACT(d->storage.why, h);
+	}
 }
 
 void report_redact_home(struct bench_report *rep, const char *home)

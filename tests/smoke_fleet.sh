@@ -55,8 +55,14 @@ for m in out["metrics"]:
         if (worse > 30) != (m["metric"] in n["outliers"]):
             bad.append("%s %s flag" % (n["label"], m["metric"]))
 labels = [n["label"] for n in out["nodes"]]
-if labels[:2] != ["fra1-03", "ams1-01"] or labels[2] != "e":
+# worst first: the node whose report names a health problem (ams1-01: steal), then outliers
+if labels[:2] != ["ams1-01", "fra1-03"] or labels[2] != "e":
     bad.append("order %s" % labels)
+for n in out["nodes"]:
+    rep = next(j for j in reps if j.get("label", "") == n["label"]) if n["label"] != "e" else {}
+    want = rep.get("health", {}).get("status", "unknown") if rep else "unknown"
+    if n["health"] != want or (n["status"] == "UNHEALTHY") != (want == "problems"):
+        bad.append("%s health %s/%s, report says %s" % (n["label"], n["health"], n["status"], want))
 for b in bad:
     print("  " + b, file=sys.stderr)
 sys.exit(1 if bad else 0)
@@ -114,8 +120,9 @@ out=$("$VPSBENCH" fleet $F --format xml 2>&1); rc=$?
 [ $rc -eq 1 ] && t_ok "bad --format: exit 1" || t_fail "bad format" "$out"
 # --outlier moves the line: at 50% only fra1-03's rand figures (52% worse) stay outliers
 "$VPSBENCH" fleet $F --outlier 50 --format json 2>/dev/null >"$tmp/o.json"
-t_json "$tmp/o.json" 'j["nodes_outlier"] == 1' 'j["nodes"][0]["label"] == "fra1-03"' \
-	'j["nodes"][0]["outliers"] == ["rand_iops", "rand_read_iops", "rand_write_iops"]' &&
+t_json "$tmp/o.json" 'j["nodes_outlier"] == 1' 'j["nodes"][1]["label"] == "fra1-03"' \
+	'j["nodes"][1]["outliers"] == ["rand_iops", "rand_read_iops", "rand_write_iops"]' \
+	'j["nodes"][0]["label"] == "ams1-01" and j["nodes"][0]["status"] == "UNHEALTHY"' &&
 	t_ok "--outlier 50" || t_fail "--outlier 50"
 
 # --label: checked, and shown in every format; absent: no identity at all

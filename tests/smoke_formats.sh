@@ -184,7 +184,7 @@ for l in lines:
         helped.add(l.split()[2]); continue
     if l.startswith("# TYPE "):
         f = l.split()[2]; assert f in helped and f not in fams, f; fams.append(f); continue
-    m = re.match(r'^([a-z_]+)(\{.*\})? (\S+)$', l)
+    m = re.match(r'^([a-z_][a-z0-9_]*)(\{.*\})? (\S+)$', l)
     assert m, l
     name, series = m.group(1), m.group(1) + (m.group(2) or "")
     assert name.startswith("vpsbench_"), l

@@ -14,6 +14,15 @@ export NO_COLOR=1
 grep -q '"significant":	true' "$tmp/c.json" && grep -q '"tier_changed":	true' "$tmp/c.json" \
 	&& t_ok compare_marks_changes || t_fail compare_marks_changes
 
+# compare: each side's health is the report's own Health block (unknown without one)
+python3 -c '
+import json,sys; c=json.load(open(sys.argv[1])); o=json.load(open(sys.argv[2])); n=json.load(open(sys.argv[3]))
+assert "health" not in o and c["old_health"] == "unknown" and c["old_health_problems"] == "", c
+assert c["new_health"] == n["health"]["status"] == "problems", c
+assert c["new_health_problems"] == ", ".join(p["check"] for p in n["health"]["problems"]) == "iops_drop", c
+' "$tmp/c.json" tests/golden/report-old.json tests/golden/report-new.json && t_ok compare_health_from_reports \
+	|| t_fail compare_health_from_reports
+
 # compare: bad input -> exit 1, one line naming the file
 echo '{"version": "v2025", "fio": []}' > "$tmp/foreign.json"
 echo '{"schema": "vpsbench.report/1", "metrics": {' > "$tmp/broken.json"
@@ -48,7 +57,7 @@ import json,sys; r=json.load(open(sys.argv[1])); q=r["requirements"][0]
 assert q["passed"] and q["value"] > 0, q
 assert r["metrics"]["seq_write_mbps"] == q["value"]
 assert any(g["metric"] == "seq_write_mbps" and g["tier"] for g in r["grades"])
-assert r["verdict"]["weakest"]' "$tmp/g.json" && t_ok gate_pass_exit0 || t_fail gate_pass_exit0 "rc=$rc $(head -c 300 "$tmp/g.err")"
+assert r["verdict"]["text"].startswith("health: ") and r["health"]["checks"]' "$tmp/g.json" && t_ok gate_pass_exit0 || t_fail gate_pass_exit0 "rc=$rc $(head -c 300 "$tmp/g.err")"
 run_gate 'seq_write_mbps>=1e12'; rc=$?
 [ $rc -eq 3 ] && python3 -c '
 import json,sys; r=json.load(open(sys.argv[1])); q=r["requirements"][0]

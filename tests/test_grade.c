@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "grade/grade.h"
+#include "grade/health.h"
 #include "th.h"
 
 static const char *tier_name(const char *metric, double v)
@@ -41,11 +42,13 @@ TH_TEST(grade_every_tier_boundary)
 		{ "rand_cov_pct", 15.01, "unstable" },
 		{ "rand_tail_ratio", 0.69, "drop" }, { "rand_tail_ratio", 0.7, "steady" },
 		{ "rand_tail_ratio", 1.3, "steady" },
-		/* DRAM Triad tiers: 1ch DDR4 17 GB/s, 2ch 35, DDR5 51, 2ch DDR5 78 (decimal MB/s) */
-		{ "mem_triad_mbps", 16999, "below_ddr4" }, { "mem_triad_mbps", 17000, "ddr4_1ch" },
-		{ "mem_triad_mbps", 34999, "ddr4_1ch" }, { "mem_triad_mbps", 35000, "ddr4_2ch" },
-		{ "mem_triad_mbps", 51000, "ddr5_1ch" }, { "mem_triad_mbps", 77999, "ddr5_1ch" },
-		{ "mem_triad_mbps", 78000, "ddr5_2ch" },
+		/* memory per vCPU (decimal MB/s), and per-thread Triad over one thread's */
+		{ "mem_triad_per_vcpu_mbps", 999, "low" }, { "mem_triad_per_vcpu_mbps", 1000, "fair" },
+		{ "mem_triad_per_vcpu_mbps", 4999, "fair" }, { "mem_triad_per_vcpu_mbps", 5000, "good" },
+		{ "mem_scaling_eff", 0.249, "starved" }, { "mem_scaling_eff", 0.25, "shared" },
+		{ "mem_scaling_eff", 0.599, "shared" }, { "mem_scaling_eff", 0.6, "scales" },
+		{ "cpu_scaling_per_core", 0.74, "capped" }, { "cpu_scaling_per_core", 0.75, "scales" },
+		{ "cpu_single_eps", 799, "slow" }, { "cpu_single_eps", 800, "modest" },
 		{ "mem_triad_1t_mbps", 9999, "oversold" }, { "mem_triad_1t_mbps", 10000, "normal" },
 		{ "mem_latency_ns", 79, "excellent" }, { "mem_latency_ns", 80, "excellent" },
 		{ "mem_latency_ns", 81, "good" }, { "mem_latency_ns", 110, "good" },
@@ -61,27 +64,29 @@ TH_TEST(grade_every_tier_boundary)
 	}
 }
 
-TH_TEST(grade_verdict_names_weakest)
+static void add_m(struct metric_set *ms, const char *name, double v)
+{
+	struct metric *m = metric_add(ms, name);
+
+	m->value = v;
+	m->measured = true;
+}
+
+/* Nothing in a worst tier: no weak resource, whatever the other tiers' positions. */
+TH_TEST(grade_weak_none_outside_worst_tier)
 {
 	struct metric_set ms = { 0 };
 	static struct grade_result g;
 	struct metric *m;
 
-	m = metric_add(&ms, "seq_write_mbps");
-	m->value = 481;
-	m->measured = true;
-	m = metric_add(&ms, "rand_iops");
-	m->value = 3052;
-	m->measured = true;
+	add_m(&ms, "seq_write_mbps", 481);
+	add_m(&ms, "rand_iops", 3052);      /* 2nd of 5 tiers: not weak */
+	add_m(&ms, "cpu_single_eps", 1100); /* 4th of 8 tiers */
 	m = metric_add(&ms, "lat_p99_ms");
 	snprintf(m->why_not, sizeof(m->why_not), "not run");
 	grade_apply(grade_builtin_table(), &ms, &g);
-	TH_EQ_INT(g.n, 2);
-	TH_CHECK(g.weakest >= 0);
-	TH_EQ_STR(g.g[g.weakest].metric, "rand_iops");
-	TH_EQ_STR(g.g[g.weakest].tier, "acceptable");
-	TH_CHECK(strstr(g.verdict, "rand_iops") != NULL);
-	TH_CHECK(strstr(g.verdict, "basic cloud volume") != NULL);
+	TH_EQ_INT(g.n, 3);
+	TH_EQ_INT(g.weakest, -1);
 	TH_EQ_STR(g.g[0].meaning, "ideal for a web VPS");
 }
 
@@ -89,12 +94,14 @@ TH_TEST(grade_nothing_measured)
 {
 	struct metric_set ms = { 0 };
 	static struct grade_result g;
+	static struct health_result h;
 
 	metric_add(&ms, "rand_iops");
 	grade_apply(grade_builtin_table(), &ms, &g);
 	TH_EQ_INT(g.n, 0);
 	TH_EQ_INT(g.weakest, -1);
-	TH_CHECK(strstr(g.verdict, "not graded") != NULL);
+	verdict_build(&g, &h);
+	TH_CHECK(strstr(g.verdict, "weak for its size: nothing graded") != NULL);
 }
 
 TH_TEST(require_parse_good)

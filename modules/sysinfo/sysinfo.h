@@ -31,6 +31,7 @@ struct sys_cpu {
 	char model_source[24];     /* "model name", "arm-id", "Processor", ... */
 	struct mu64 online;        /* /sys/devices/system/cpu/online, else cpuinfo entries */
 	struct mu64 usable;        /* sched_getaffinity mask */
+	struct mu64 physical_cores; /* distinct SMT sibling sets in sysfs topology; unknown without it */
 	enum mbool quota_limited;  /* cgroup CPU quota set (FALSE: "max" / -1) */
 	struct mdbl quota_cpus;    /* quota / period when limited, e.g. 1.5 */
 	char quota_source[24];     /* "cgroup2 cpu.max", "cgroup1 cfs_quota_us" */

@@ -317,6 +317,45 @@ static void cpu_usable(const char *root, struct sys_cpu *cpu)
 	}
 }
 
+/*
+ * Physical cores: the distinct sibling sets (topology/core_cpus_list, else
+ * the older thread_siblings_list) of the CPUs sysfs lists, so two
+ * hyperthreads of one core count once. Unknown when no CPU has either.
+ */
+#define SI_MAX_TOPO_CPUS 4096
+#define SI_SIB_LEN 64
+
+static void cpu_physical_cores(const char *root, struct sys_cpu *cpu)
+{
+	char (*seen)[SI_SIB_LEN] = calloc(SI_MAX_TOPO_CPUS, SI_SIB_LEN);
+	char rel[96], buf[SI_SIB_LEN];
+	unsigned nseen = 0, misses = 0;
+
+	if (!seen)
+		return;
+	for (unsigned i = 0; i < SI_MAX_TOPO_CPUS && misses < 64; i++) {
+		bool dup = false;
+
+		snprintf(rel, sizeof(rel), "/sys/devices/system/cpu/cpu%u/topology/core_cpus_list", i);
+		if (si_read_line(root, rel, buf, sizeof(buf)) <= 0) {
+			snprintf(rel, sizeof(rel),
+				 "/sys/devices/system/cpu/cpu%u/topology/thread_siblings_list", i);
+			if (si_read_line(root, rel, buf, sizeof(buf)) <= 0) {
+				misses++; /* offline or absent: CPU numbers may have holes */
+				continue;
+			}
+		}
+		misses = 0;
+		for (unsigned k = 0; k < nseen && !dup; k++)
+			dup = strcmp(seen[k], buf) == 0;
+		if (!dup)
+			si_copy(seen[nseen++], SI_SIB_LEN, buf);
+	}
+	if (nseen)
+		cpu->physical_cores = mu64_of(nseen);
+	free(seen);
+}
+
 void si_cpu(const char *root, struct sys_cpu *cpu)
 {
 	struct cpuinfo_scan sc;
@@ -335,6 +374,7 @@ void si_cpu(const char *root, struct sys_cpu *cpu)
 	else if (sc.nproc > 0) /* cpuinfo lists the online CPUs */
 		cpu->online = mu64_of(sc.nproc);
 	cpu_usable(root, cpu);
+	cpu_physical_cores(root, cpu);
 
 	cgroup_cpu_quota(root, &q);
 	if (q.version && q.seen) {

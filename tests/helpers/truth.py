@@ -8,6 +8,7 @@ parts say, and that every format of one run shows the same figures.
   truth.py html REPORT.json OUT.html    the HTML report against the JSON
   truth.py prom REPORT.json OUT.prom    the Prometheus text against the JSON
   truth.py yabs REPORT.json OUT.yabs    the yabs JSON against the JSON
+  truth.py fio REPORT.json OUT.fio      the --format fio jobs of fsync against the JSON
 
 Nothing here calls the product: the percentile selection (fio's rule), the
 bucket values and the unit conversions are written again from their
@@ -109,6 +110,7 @@ def lat_pass(ps):
 
 
 def check_json(j):
+    check_fsync_json(j)
     s = j.get("seq") or {}
     if s.get("status") == "ok":
         runs = s["write"]["runs"]
@@ -268,6 +270,7 @@ def find(pattern, text, what):
 
 
 def check_rendered(j, t, kind):
+    check_fsync_rendered(j, t, kind)
     """Text and HTML show the same lines; HTML is checked after its tags go."""
     s = j.get("seq") or {}
     if s.get("status") == "ok":
@@ -374,6 +377,7 @@ def prom_get(samples, name, **lab):
 
 def check_prom(j, txt):
     S = parse_prom(txt)
+    check_fsync_prom(j, S)
     si = j.get("sysinfo") or {}
     if si.get("mem"):
         eq(prom_get(S, "vpsbench_memory_total_bytes"), si["mem"]["ram_total_bytes"], "prom memory_total_bytes")
@@ -457,6 +461,133 @@ def check_yabs(j, y):
         claim(e["speed_units"] == "KBps", w + " speed_units")
 
 
+# --- fsync: etcd's fdatasync recipe ---
+PCTS = ("1.000000", "5.000000", "10.000000", "20.000000", "30.000000", "40.000000", "50.000000",
+        "60.000000", "70.000000", "80.000000", "90.000000", "95.000000", "99.000000", "99.500000",
+        "99.900000", "99.950000", "99.990000")
+
+
+def check_fio_lat(l, n, what):
+    """A fio latency object against its own bins: N, each percentile by
+    fio's rule, min and max inside the lowest and highest bucket."""
+    eq(l["N"], n, what + " N")
+    if not n:
+        return
+    bins = {int(k): v for k, v in l["bins"].items()}
+    claim(all(v in BUCKET_VALUES for v in bins), what + ": a bin key is no bucket value")
+    eq(sum(bins.values()), n, what + " bins sum to N")
+    claim(sorted(l["percentile"]) == sorted(PCTS), what + ": fio's 17 percentile keys")
+    for k in PCTS:
+        eq(l["percentile"].get(k), percentile_from_bins(bins, n, float(k)), what + " p" + k + " from the bins")
+    claim(plat_val_to_idx(l["min"]) == BUCKET_VALUES[min(bins)], what + ": min in the lowest bucket")
+    claim(plat_val_to_idx(l["max"]) == BUCKET_VALUES[max(bins)], what + ": max in the highest bucket")
+    claim(l["min"] <= l["mean"] <= l["max"], what + ": min <= mean <= max")
+
+
+def fsync_dirs(j):
+    return ((j.get("fsync") or {}).get("dirs")) or []
+
+
+def check_fsync_json(j):
+    m = j.get("metrics") or {}
+    for i, d in enumerate(fsync_dirs(j)):
+        w = "fsync %s" % d["dir"]
+        if "sync" not in d:
+            claim(d["status"] != "ok", w + ": ok without figures")
+            continue
+        eq(d["io_bytes"], d["writes"] * d["bs"], w + " io_bytes = writes x bs")
+        eq(d["write"]["io_bytes"], d["io_bytes"], w + " write.io_bytes")
+        eq(d["sync"]["total_ios"], d["syncs"], w + " sync.total_ios = syncs")
+        eq(d["write"]["total_ios"], d["writes"], w + " write.total_ios = writes")
+        check_fio_lat(d["sync"]["lat_ns"], d["syncs"], w + " sync.lat_ns")
+        check_fio_lat(d["write"]["clat_ns"], d["writes"], w + " write.clat_ns")
+        claim(d["p99_low_confidence"] == (d["syncs"] < 1000), w + ": p99_low_confidence is syncs < 1000")
+        if d["runtime_s"] > 0:
+            eq(d["syncs_per_s"], d["syncs"] / d["runtime_s"], w + " syncs_per_s = syncs / runtime_s", rel=1e-6)
+        # the runtime is the writes and syncs back to back (two clock reads
+        # apart): their summed latencies fill it, never exceed it
+        busy = d["sync"]["lat_ns"]["mean"] * d["syncs"] + d["write"]["clat_ns"]["mean"] * d["writes"]
+        claim(0.8 * d["runtime_s"] * 1e9 <= busy <= d["runtime_s"] * 1e9 * 1.000001,
+              w + ": sync + write latencies sum to the runtime (%.6f of %.6f s)" % (busy / 1e9, d["runtime_s"]))
+        if d["status"] == "ok":
+            eq(d["syncs"], d["writes"], w + " one fdatasync per write")
+            claim(d["time_capped"] or d["io_bytes"] == d["size_bytes"],
+                  w + ": not time-capped, so all size_bytes written")
+            claim(d["io_bytes"] <= d["size_bytes"], w + ": io_bytes <= size_bytes")
+        if i == 0:
+            p = d["sync"]["lat_ns"].get("percentile") or {}
+            if d["status"] == "ok" and d["storage"]["graded"] and d["syncs"]:
+                eq(m.get("fsync_p99_ms"), p["99.000000"] / 1e6, "metric fsync_p99_ms = sync p99 / 1e6")
+                eq(m.get("fsync_p50_ms"), p["50.000000"] / 1e6, "metric fsync_p50_ms = sync p50 / 1e6")
+            else:
+                claim(m.get("fsync_p99_ms") is None, "metric fsync_p99_ms null: %s, graded %s" %
+                      (d["status"], d["storage"]["graded"]))
+
+
+def check_fsync_rendered(j, t, kind):
+    pos = t.find("fdatasync latency")
+    for d in fsync_dirs(j):
+        if "sync" not in d:
+            continue
+        w = "%s fsync %s" % (kind, d["dir"])
+        at = t.find(d["dir"], pos) if pos >= 0 else -1
+        claim(at >= 0, w + ": dir not shown")
+        if at < 0:
+            continue
+        m = find(r"Syncs\W+(\d+) in ", t[at:], w + " syncs")
+        if m:
+            eq(int(m.group(1)), d["syncs"], w + " syncs shown")
+        lat = d["sync"]["lat_ns"]
+        if not lat["N"]:
+            continue
+        m = find(r"fdatasync\W+p50 ([0-9.]+ [nuµm]?s), p99 ([0-9.]+ [nuµm]?s), p99\.9 ([0-9.]+ [nuµm]?s), "
+                 r"max ([0-9.]+ [nuµm]?s)", t[at:], w + " fdatasync line")
+        if m:
+            for tok, want, lab in zip(m.groups(), (lat["percentile"]["50.000000"], lat["percentile"]["99.000000"],
+                                                   lat["percentile"]["99.900000"], lat["max"]),
+                                      ("p50", "p99", "p99.9", "max")):
+                agree(*ns_of(tok), want, w + " fdatasync " + lab)
+            pos = at + m.end()
+        claim(("low: %d syncs" % d["syncs"] in t[at:]) == d["p99_low_confidence"] or
+              not d["p99_low_confidence"] and "low: " not in t[at:at + 2000],
+              w + ": low-confidence line shown exactly when syncs < 1000")
+
+
+def check_fsync_prom(j, S):
+    for d in fsync_dirs(j):
+        if d["status"] != "ok" or not d.get("syncs"):
+            claim(not [1 for n, l, v in S if n.startswith("vpsbench_fsync_") and l.get("dir") == d["dir"]],
+                  "prom fsync %s: a dir that did not end has samples" % d["dir"])
+            continue
+        lat, w = d["sync"]["lat_ns"], "prom fsync " + d["dir"]
+        for q, k in (("0.5", "50.000000"), ("0.9", "90.000000"), ("0.99", "99.000000"), ("0.999", "99.900000")):
+            eq(prom_get(S, "vpsbench_fsync_latency_seconds", dir=d["dir"], quantile=q),
+               lat["percentile"][k] / 1e9, w + " quantile " + q + " = ns/1e9")
+        eq(prom_get(S, "vpsbench_fsync_latency_seconds_count", dir=d["dir"]), lat["N"], w + " count")
+        eq(prom_get(S, "vpsbench_fsync_latency_seconds_sum", dir=d["dir"]), lat["mean"] * lat["N"] / 1e9,
+           w + " sum = mean*N/1e9", rel=1e-6)
+        eq(prom_get(S, "vpsbench_fsync_low_confidence", dir=d["dir"]), 1 if d["p99_low_confidence"] else 0,
+           w + " low confidence")
+
+
+def check_fio(j, f):
+    jobs = [x for x in f.get("jobs") or [] if x.get("jobname") == "fsync"]
+    want = [d for d in fsync_dirs(j) if d["status"] == "ok" and d.get("syncs")]
+    claim(len(jobs) == len(want), "fio: %d fsync jobs for %d complete dirs" % (len(jobs), len(want)))
+    for x, d in zip(jobs, want):
+        w = "fio fsync " + d["dir"]
+        claim(x["job options"]["directory"] == d["dir"], w + ": directory")
+        claim(x["job options"]["fdatasync"] == "1" and x["job options"]["bs"] == str(d["bs"]), w + ": options")
+        eq(x["sync"]["total_ios"], d["syncs"], w + " sync.total_ios")
+        check_fio_lat(x["sync"]["lat_ns"], d["syncs"], w + " sync.lat_ns")
+        claim(x["sync"]["lat_ns"]["percentile"] == d["sync"]["lat_ns"]["percentile"], w + ": sync percentiles = JSON's")
+        claim(x["sync"]["lat_ns"]["bins"] == d["sync"]["lat_ns"]["bins"], w + ": sync bins = JSON's")
+        eq(x["write"]["io_bytes"], d["io_bytes"], w + " write.io_bytes")
+        eq(x["write"]["total_ios"], d["writes"], w + " write.total_ios")
+        check_fio_lat(x["write"]["clat_ns"], d["writes"], w + " write.clat_ns")
+        eq(x["read"]["total_ios"], 0, w + " read.total_ios")
+
+
 def main():
     cmd, rep = sys.argv[1], json.load(open(sys.argv[2]))
     if cmd == "json":
@@ -471,6 +602,8 @@ def main():
         check_prom(rep, open(sys.argv[3]).read())
     elif cmd == "yabs":
         check_yabs(rep, json.load(open(sys.argv[3])))
+    elif cmd == "fio":
+        check_fio(rep, json.load(open(sys.argv[3])))
     else:
         sys.exit("truth.py: unknown check " + cmd)
     for b in BAD:
