@@ -17,6 +17,8 @@ void json_add_mi64(cJSON *o, const char *key, struct mi64 v);
 void json_add_mdbl(cJSON *o, const char *key, struct mdbl v);
 void json_add_mbool(cJSON *o, const char *key, enum mbool v);
 void json_add_str(cJSON *o, const char *key, const char *s); /* NULL or "" -> null */
+/* "cpu_share", "steal_pct" (null when unknown) and "disturbed" of a timed pass */
+void json_add_pass_cpu(cJSON *o, const struct pass_cpu *c);
 /* "storage": {"class", "graded", "reason", "probe_p50_ns"} of a directory */
 void json_add_storage(cJSON *o, const struct storage_verdict *sv);
 /*
