@@ -22,6 +22,15 @@
 
 #define MEM_SB_SECONDS 0.5
 
+/* A progress step with its planned time (mem.h), so the ETA holds during the module. */
+static void step(const struct bench_ctx *ctx, const char *what, uint64_t ns, int phase)
+{
+	struct bench_step st = { .module = "mem", .what = what,
+				 .ns = ns * (ctx->opts->mem_strict ? MEM_PLANNED_STRICT : 1) };
+
+	bench_progress_step(ctx, &st, phase);
+}
+
 static unsigned usable_cpu_list(int *cpus, unsigned max)
 {
 	cpu_set_t set;
@@ -123,7 +132,7 @@ static uint64_t grow_check(const struct bench_ctx *ctx, struct mem_result *r, do
 	uint64_t s = r->array_bytes;
 
 	memset(g, 0, sizeof(*g));
-	bench_progress(ctx, "mem", "sizing: Triad at S and 2S", 0);
+	step(ctx, "sizing: Triad at S and 2S", MEM_STEP_GROW_NS, 0);
 	for (uint64_t z = s; z <= room && g->n < MEM_MAX_GROW && !bench_stopped(ctx); z *= 2) {
 		double mbps;
 
@@ -138,7 +147,7 @@ static uint64_t grow_check(const struct bench_ctx *ctx, struct mem_result *r, do
 		}
 		s = z;
 	}
-	bench_progress(ctx, "mem", "sizing: Triad at S and 2S", 1);
+	step(ctx, "sizing: Triad at S and 2S", MEM_STEP_GROW_NS, 1);
 	return s;
 }
 
@@ -190,7 +199,7 @@ static enum bench_status run_stream(const struct bench_ctx *ctx, struct mem_resu
 			fresh &= madvise(arr[i], (size_t)room, MADV_DONTNEED) == 0;
 		snprintf(what, sizeof(what), "STREAM variant, %u thread%s", threads,
 			 threads > 1 ? "s" : "");
-		bench_progress(ctx, "mem", what, 0);
+		step(ctx, what, MEM_STEP_STREAM_NS, 0);
 		if (mem_stream_run(ctx, arr, (size_t)(r->array_bytes / sizeof(double)), threads, cpus,
 				   ncpus, r->strict, &r->st[t], err, sizeof(err)) < 0) {
 			st = bench_outcome(out, BENCH_FAIL, "%s", err);
@@ -203,7 +212,7 @@ static enum bench_status run_stream(const struct bench_ctx *ctx, struct mem_resu
 				st = bench_outcome(out, BENCH_FAIL, "STREAM check failed with %u thread(s): "
 						   "the arrays do not hold the expected values", threads);
 		}
-		bench_progress(ctx, "mem", what, 1);
+		step(ctx, what, MEM_STEP_STREAM_NS, 1);
 	}
 	for (int i = 0; i < 3; i++)
 		munmap(a[i].map, a[i].maplen);
@@ -256,10 +265,10 @@ static void run_latency(const struct bench_ctx *ctx, struct mem_result *r)
 		       mem_lat_max(r->llc_used, r->budget_bytes, r->strict);
 
 	r->lat_max_bytes = max;
-	bench_progress(ctx, "mem", "latency, huge pages", 0);
+	step(ctx, "latency, huge pages", MEM_STEP_LAT_HUGE_NS, 0);
 	if (mem_chase_curve(ctx, max, true, 0, r->single_cpu, hc) == 0 && hc->huge_used != MB_FALSE)
 		r->knee_bytes = mem_knee(hc->size, hc->ns, hc->n);
-	bench_progress(ctx, "mem", "latency, huge pages", 1);
+	step(ctx, "latency, huge pages", MEM_STEP_LAT_HUGE_NS, 1);
 	/* the knee names the levels where sysfs has no LLC or one off by more than 2x
 	 * (--mem-strict keeps STREAM's rule: the LLC sysfs gives) */
 	if (r->knee_bytes && !r->strict && (!h->llc.ok || r->knee_bytes * MEM_KNEE_AGREE < h->llc.v ||
@@ -271,10 +280,10 @@ static void run_latency(const struct bench_ctx *ctx, struct mem_result *r)
 		name_levels(r, hc);
 	if (bench_stopped(ctx))
 		return;
-	bench_progress(ctx, "mem", "latency, 4 KiB pages (page walks)", 0);
+	step(ctx, "latency, 4 KiB pages (page walks)", MEM_STEP_LAT_4K_NS, 0);
 	if (mem_chase_curve(ctx, max, false, r->strict ? 0 : MEM_LAT_4K_POINTS, r->single_cpu, sc) == 0)
 		name_levels(r, sc);
-	bench_progress(ctx, "mem", "latency, 4 KiB pages (page walks)", 1);
+	step(ctx, "latency, 4 KiB pages (page walks)", MEM_STEP_LAT_4K_NS, 1);
 }
 
 static void warn_pass(const struct bench_ctx *ctx, const char *what, const struct pass_cpu *c)
@@ -351,10 +360,10 @@ static enum bench_status mem_run(const struct bench_ctx *ctx, void *result, stru
 			   r->cap_reason);
 	pinned = pin_first_cpu(r, cpus, ncpus, &old);
 	if ((r->tests & (1u << MEM_TEST_SYSBENCH)) && !bench_stopped(ctx)) {
-		bench_progress(ctx, "mem", "sysbench-style 1 MiB blocks", 0);
+		step(ctx, "sysbench-style 1 MiB blocks", MEM_PLANNED_SYSBENCH_NS, 0);
 		if (mem_sysbench_run(ctx, MEM_SB_SECONDS, r->single_cpu, &r->sb, err, sizeof(err)) < 0)
 			bench_warn(ctx, "mem: %s", err);
-		bench_progress(ctx, "mem", "sysbench-style 1 MiB blocks", 1);
+		step(ctx, "sysbench-style 1 MiB blocks", MEM_PLANNED_SYSBENCH_NS, 1);
 	}
 	unpin(pinned, &old);
 	mem_signs_end(ctx->root, &s0, mono_s() - t0, &r->signs);

@@ -42,8 +42,15 @@
 #define MEM_MAX_FLAGS 6
 #define MEM_LAT_MIN (16ULL << 10)
 #define MEM_SB_BLOCK (1ULL << 20)      /* sysbench --memory-block-size=1M */
-#define MEM_PLANNED_NS (8ULL * 1000000000ULL) /* progress estimate of a default run */
-#define MEM_PLANNED_STRICT 3            /* --mem-strict: that many times as long */
+/* progress estimates of a default run's steps (2-vCPU VM, LLC knee < 16 MiB) */
+#define MEM_STEP_LAT_HUGE_NS (1600ULL * 1000000ULL)  /* the huge-page curve */
+#define MEM_STEP_LAT_4K_NS (600ULL * 1000000ULL)     /* the three 4 KiB points */
+#define MEM_STEP_GROW_NS (500ULL * 1000000ULL)       /* Triad at S and 2S */
+#define MEM_STEP_STREAM_NS (1650ULL * 1000000ULL)    /* one STREAM run */
+#define MEM_PLANNED_STREAM_NS (MEM_STEP_GROW_NS + 2 * MEM_STEP_STREAM_NS)
+#define MEM_PLANNED_LATENCY_NS (MEM_STEP_LAT_HUGE_NS + MEM_STEP_LAT_4K_NS)
+#define MEM_PLANNED_SYSBENCH_NS (1000ULL * 1000000ULL) /* read + write, 0.5 s each */
+#define MEM_PLANNED_STRICT 2            /* --mem-strict: about that many times as long */
 
 enum mem_kernel { MEM_COPY = 0, MEM_SCALE, MEM_ADD, MEM_TRIAD, MEM_NKERNELS };
 enum mem_level { MEM_L1 = 0, MEM_L2, MEM_LLC, MEM_DRAM, MEM_NLEVELS };
