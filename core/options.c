@@ -127,7 +127,7 @@ static const struct opt_def opt_table[] = {
 	{ "mem-tests", OK_NAMESET, OFF(mem_tests), 0, 0, mem_test_names, "LIST",
 	  "run only these parts: stream,latency,sysbench (default: all)" },
 	{ "mem-strict", OK_FLAG, OFF(mem_strict), 0, 0, NULL, NULL,
-	  "STREAM's rule: arrays 4x the sysfs LLC, best of 10, 4 KiB pages (slower)" },
+	  "STREAM's rule: arrays 4x the sysfs LLC, best of 10, no huge-page advice (slower)" },
 	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL, "Grading" },
 	{ "thresholds", OK_STR, OFF(thresholds), 0, 0, NULL, "FILE",
 	  "JSON tiers replacing or extending the built-in ones" },
