@@ -81,6 +81,7 @@ static int add_grow(cJSON *o, const struct mem_grow *g)
 	if (!gr || !(pts = cJSON_AddArrayToObject(gr, "points")))
 		return -1;
 	cJSON_AddBoolToObject(gr, "settled", g->settled);
+	cJSON_AddBoolToObject(gr, "disturbed", g->disturbed);
 	for (unsigned i = 0; i < g->n; i++) {
 		cJSON *p = cJSON_CreateObject();
 

@@ -89,7 +89,8 @@ static void sizing_lines(FILE *f, const struct render_style *st, const struct me
 	}
 	if (m->grow.n)
 		text_kv(f, st, "Past the cache", "1-thread Triad MB/s at %s: %s", g, m->grow.settled ?
-			"S and 2S agree within 5%" : "not settled within the bound");
+			"S and 2S agree within 5%" : m->grow.disturbed ?
+			"not settled: the check got too little CPU, S kept" : "not settled within the bound");
 	if (m->levels_source && strcmp(m->levels_source, "curve") == 0) {
 		fmt_bytes(k, sizeof(k), m->knee_bytes);
 		fmt_bytes(n, sizeof(n), m->host.llc.ok ? m->host.llc.v : m->llc_used);

@@ -103,8 +103,10 @@ if [ $rc -eq 0 ] && t_json "$tmp/d.json" "${TRUTH[@]}" \
 	"j['mem']['size_source'] == ('curve knee' if j['mem']['knee_bytes'] else 'LLC')" \
 	"j['mem']['want_bytes'] == $FAST(j['mem']['knee_bytes'] or j['mem']['llc_used_bytes'])" \
 	"[p['bytes'] for p in j['mem']['grow']['points']] == [j['mem']['want_bytes'] << i for i in range(len(j['mem']['grow']['points']))]" \
+	"not j['mem']['grow']['disturbed'] or (not j['mem']['grow']['settled'] and j['mem']['array_bytes'] == j['mem']['want_bytes'])" \
 	"not j['mem']['grow']['settled'] or (abs(j['mem']['grow']['points'][-1]['triad_mbps'] - j['mem']['grow']['points'][-2]['triad_mbps']) <= 0.05 * j['mem']['grow']['points'][-1]['triad_mbps'] and j['mem']['array_bytes'] == j['mem']['grow']['points'][-2]['bytes'])" \
 	"all(abs(a['triad_mbps'] - b['triad_mbps']) > 0.05 * b['triad_mbps'] for a, b in zip(j['mem']['grow']['points'][:-2], j['mem']['grow']['points'][1:-1]))" \
+	"j['mem']['grow']['settled'] or j['mem']['grow']['disturbed'] or j['mem']['array_bytes'] == j['mem']['grow']['points'][-1]['bytes']" \
 	"64 << 20 <= j['mem']['array_bytes'] <= 256 << 20" \
 	"j['mem']['levels_source'] == ('curve' if j['mem']['knee_bytes'] and (j['mem']['host']['llc_bytes'] is None or not j['mem']['host']['llc_bytes'] / 2 <= j['mem']['knee_bytes'] <= 2 * j['mem']['host']['llc_bytes']) else j['mem']['llc_source'])" \
 	"j['mem']['llc_named_bytes'] == (j['mem']['knee_bytes'] if j['mem']['levels_source'] == 'curve' else j['mem']['llc_used_bytes'])" \

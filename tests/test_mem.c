@@ -13,10 +13,12 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "grade/grade.h"
 #include "modules/mem/mem.h"
 #include "modules/mem/mem_barrier.h"
 #include "modules/mem/mem_kern.h"
 #include "modules/mem/mem_priv.h"
+#include "report/report.h"
 #include "th.h"
 
 #define KiB (1ULL << 10)
@@ -549,4 +551,36 @@ TH_TEST(mem_sysbench_write_stores_words_left)
 		TH_EQ_INT(buf[i], 9 - i);
 	TH_EQ_INT(buf[9], UINT64_MAX);
 	mem_k_sb_read(buf, 9);
+}
+
+/* "arrays capped" is the reason for a missing DRAM figure only when the arrays were capped. */
+TH_TEST(mem_latency_why_capped_only_when_capped)
+{
+	struct bench_report *rep = calloc(1, sizeof(*rep));
+	struct metric_set *ms = calloc(1, sizeof(*ms));
+	const struct metric *lat;
+
+	TH_CHECK(rep && ms);
+	if (!rep || !ms)
+		goto out;
+	rep->outcome[MOD_mem].status = BENCH_OK;
+	rep->mem.lat[0].present = true;
+	rep->mem.lat[0].n = 1;
+	rep->mem.lat[0].size[0] = 16 << 10;
+	rep->mem.lat[0].ns[0] = 1.0;
+	grade_collect(rep, NULL, ms);
+	lat = metric_get(ms, "mem_latency_ns");
+	TH_CHECK(lat && !lat->measured && !strstr(lat->why_not, "capped"));
+	rep->mem.capped = true;
+	grade_collect(rep, NULL, ms);
+	lat = metric_get(ms, "mem_latency_ns");
+	TH_CHECK(lat && !lat->measured && strstr(lat->why_not, "arrays capped"));
+	/* with the DRAM plateau there, a figure */
+	rep->mem.lat[0].level_ns[MEM_DRAM] = mdbl_of(95.0);
+	grade_collect(rep, NULL, ms);
+	lat = metric_get(ms, "mem_latency_ns");
+	TH_CHECK(lat && lat->measured && lat->value == 95.0);
+out:
+	free(ms);
+	free(rep);
 }

@@ -134,15 +134,21 @@ static uint64_t grow_check(const struct bench_ctx *ctx, struct mem_result *r, do
 	memset(g, 0, sizeof(*g));
 	step(ctx, "sizing: Triad at S and 2S", MEM_STEP_GROW_NS, 0);
 	for (uint64_t z = s; z <= room && g->n < MEM_MAX_GROW && !bench_stopped(ctx); z *= 2) {
-		double mbps;
+		double mbps, share;
 
-		if (mem_triad_best(ctx, arr, (size_t)(z / sizeof(double)), &mbps) < 0)
+		if (mem_triad_best(ctx, arr, (size_t)(z / sizeof(double)), &mbps, &share) < 0)
 			break;
 		g->bytes[g->n] = z;
 		g->mbps[g->n++] = mbps;
 		if (g->n >= 2 && mem_grow_agrees(g->mbps[g->n - 2], mbps)) {
 			g->settled = true;
 			s = g->bytes[g->n - 2];
+			break;
+		}
+		/* a starved check's disagreement is the neighbours', not cache: keep S */
+		if (share >= 0 && share < PASS_CPU_SHARE_MIN) {
+			g->disturbed = true;
+			s = g->bytes[0];
 			break;
 		}
 		s = z;

@@ -117,6 +117,7 @@ struct mem_grow {
 	uint64_t bytes[MEM_MAX_GROW];      /* per array */
 	double mbps[MEM_MAX_GROW];         /* best Triad MB/s at that size */
 	bool settled;                      /* the last two sizes agreed within MEM_GROW_TOL */
+	bool disturbed;                    /* stopped: a Triad got < PASS_CPU_SHARE_MIN of its CPU */
 };
 
 /* Cache sizes and the memory the arrays may take. */

@@ -18,8 +18,12 @@
 int mem_stream_run(const struct bench_ctx *ctx, double *arrays[3], size_t n, unsigned threads,
 		   const int *cpus, unsigned ncpus, bool strict, struct mem_stream *out, char *err,
 		   size_t errlen);
-/* Best 1-thread Triad MB/s over MEM_GROW_REPS - 1 timed repetitions on n doubles. 0, or -1. */
-int mem_triad_best(const struct bench_ctx *ctx, double *arrays[3], size_t n, double *mbps);
+/*
+ * Best 1-thread Triad MB/s over MEM_GROW_REPS - 1 timed repetitions on n
+ * doubles, and the CPU share the thread got meanwhile (-1 unknown). 0, or -1.
+ */
+int mem_triad_best(const struct bench_ctx *ctx, double *arrays[3], size_t n, double *mbps,
+		   double *share);
 
 /*
  * Pointer-chase latency at every size up to max bytes (top > 0: only the

@@ -256,10 +256,12 @@ out:
 	return rc;
 }
 
-int mem_triad_best(const struct bench_ctx *ctx, double *arrays[3], size_t n, double *mbps)
+int mem_triad_best(const struct bench_ctx *ctx, double *arrays[3], size_t n, double *mbps,
+		   double *share)
 {
 	const struct mem_kernels *k = mem_kernels_pick();
-	double best = 0;
+	double best = 0, c0 = thread_cpu_s(), c1;
+	uint64_t w0 = mono_ns();
 
 	/* the first repetition faults the pages in and is not counted, as in STREAM */
 	for (unsigned r = 0; r < MEM_GROW_REPS && !bench_stopped(ctx); r++) {
@@ -273,5 +275,7 @@ int mem_triad_best(const struct bench_ctx *ctx, double *arrays[3], size_t n, dou
 	if (!(best > 0))
 		return -1;
 	*mbps = mem_mbps(mem_kernel_words[MEM_TRIAD], n, best / 1e9);
+	c1 = thread_cpu_s();
+	*share = c0 >= 0 && c1 >= c0 && mono_ns() > w0 ? (c1 - c0) / ((double)(mono_ns() - w0) / 1e9) : -1;
 	return 0;
 }
