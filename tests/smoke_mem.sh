@@ -97,16 +97,17 @@ VPSBENCH_ROOT=$FIX "$VPSBENCH" --only mem --json --quiet --require 'mem_triad_mb
 "$VPSBENCH" --only mem --json --quiet > "$tmp/d.json" 2> "$tmp/d.err"; rc=$?
 KNEE="(lambda c: ([p['bytes'] for p in c['points'][:-1] if p['ns'] < c['points'][-1]['ns'] / 2] or [0])[-1] if c['points'][-1]['ns'] >= 2 * c['points'][0]['ns'] else 0)(j['mem']['latency'][1])"
 FAST="(lambda k: min(max(-(-4 * k // (1 << 20)) << 20, 64 << 20), 256 << 20))"
+G="j['mem'].get('grow', {'points': [], 'settled': False, 'disturbed': False})"
 if [ $rc -eq 0 ] && t_json "$tmp/d.json" "${TRUTH[@]}" \
 	"not j['mem']['strict'] and j['mem']['latency'][1]['pages'] == 'huge' and j['mem']['latency'][1]['huge_pages_used']" \
 	"(j['mem']['knee_bytes'] or 0) == $KNEE" \
 	"j['mem']['size_source'] == ('curve knee' if j['mem']['knee_bytes'] else 'LLC')" \
 	"j['mem']['want_bytes'] == $FAST(j['mem']['knee_bytes'] or j['mem']['llc_used_bytes'])" \
-	"[p['bytes'] for p in j['mem']['grow']['points']] == [j['mem']['want_bytes'] << i for i in range(len(j['mem']['grow']['points']))]" \
-	"not j['mem']['grow']['disturbed'] or (not j['mem']['grow']['settled'] and j['mem']['array_bytes'] == j['mem']['want_bytes'])" \
-	"not j['mem']['grow']['settled'] or (abs(j['mem']['grow']['points'][-1]['triad_mbps'] - j['mem']['grow']['points'][-2]['triad_mbps']) <= 0.05 * j['mem']['grow']['points'][-1]['triad_mbps'] and j['mem']['array_bytes'] == j['mem']['grow']['points'][-2]['bytes'])" \
-	"all(abs(a['triad_mbps'] - b['triad_mbps']) > 0.05 * b['triad_mbps'] for a, b in zip(j['mem']['grow']['points'][:-2], j['mem']['grow']['points'][1:-1]))" \
-	"j['mem']['grow']['settled'] or j['mem']['grow']['disturbed'] or j['mem']['array_bytes'] == j['mem']['grow']['points'][-1]['bytes']" \
+	"[p['bytes'] for p in $G['points']] == [j['mem']['want_bytes'] << i for i in range(len($G['points']))]" \
+	"not $G['disturbed'] or (not $G['settled'] and j['mem']['array_bytes'] == j['mem']['want_bytes'])" \
+	"not $G['settled'] or (abs($G['points'][-1]['triad_mbps'] - $G['points'][-2]['triad_mbps']) <= 0.05 * $G['points'][-1]['triad_mbps'] and j['mem']['array_bytes'] == $G['points'][-2]['bytes'])" \
+	"all(abs(a['triad_mbps'] - b['triad_mbps']) > 0.05 * b['triad_mbps'] for a, b in zip($G['points'][:-2], $G['points'][1:-1]))" \
+	"not $G['points'] or $G['settled'] or $G['disturbed'] or j['mem']['array_bytes'] == $G['points'][-1]['bytes']" \
 	"64 << 20 <= j['mem']['array_bytes'] <= 256 << 20" \
 	"j['mem']['levels_source'] == ('curve' if j['mem']['knee_bytes'] and (j['mem']['host']['llc_bytes'] is None or not j['mem']['host']['llc_bytes'] / 2 <= j['mem']['knee_bytes'] <= 2 * j['mem']['host']['llc_bytes']) else j['mem']['llc_source'])" \
 	"j['mem']['llc_named_bytes'] == (j['mem']['knee_bytes'] if j['mem']['levels_source'] == 'curve' else j['mem']['llc_used_bytes'])" \
