@@ -109,7 +109,7 @@ if [ $rc -eq 0 ] && t_json "$tmp/d.json" "${TRUTH[@]}" \
 	"all(abs(a['triad_mbps'] - b['triad_mbps']) > 0.05 * b['triad_mbps'] for a, b in zip($G['points'][:-2], $G['points'][1:-1]))" \
 	"not $G['points'] or $G['settled'] or $G['disturbed'] or j['mem']['array_bytes'] == $G['points'][-1]['bytes']" \
 	"64 << 20 <= j['mem']['array_bytes'] <= 256 << 20" \
-	"j['mem']['levels_source'] == ('curve' if j['mem']['knee_bytes'] and (j['mem']['host']['llc_bytes'] is None or not j['mem']['host']['llc_bytes'] / 2 <= j['mem']['knee_bytes'] <= 2 * j['mem']['host']['llc_bytes']) else j['mem']['llc_source'])" \
+	"j['mem']['levels_source'] == ('curve' if j['mem']['knee_bytes'] and 4 * j['mem']['knee_bytes'] <= j['mem']['latency_max_bytes'] and (j['mem']['host']['llc_bytes'] is None or 2 * j['mem']['knee_bytes'] < j['mem']['host']['llc_bytes']) else j['mem']['llc_source'])" \
 	"j['mem']['llc_named_bytes'] == (j['mem']['knee_bytes'] if j['mem']['levels_source'] == 'curve' else j['mem']['llc_used_bytes'])" \
 	"j['mem']['capped'] == (j['mem']['array_bytes'] < 4 * j['mem']['llc_named_bytes'])" \
 	"j['mem']['latency'][0]['page_walk'] and [p['bytes'] for p in j['mem']['latency'][0]['points']] == [p['bytes'] for p in j['mem']['latency'][1]['points']][-3:]" \

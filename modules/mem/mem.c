@@ -275,10 +275,11 @@ static void run_latency(const struct bench_ctx *ctx, struct mem_result *r)
 	if (mem_chase_curve(ctx, max, true, 0, r->single_cpu, hc) == 0 && hc->huge_used != MB_FALSE)
 		r->knee_bytes = mem_knee(hc->size, hc->ns, hc->n);
 	step(ctx, "latency, huge pages", MEM_STEP_LAT_HUGE_NS, 1);
-	/* the knee names the levels where sysfs has no LLC or one off by more than 2x
-	 * (--mem-strict keeps STREAM's rule: the LLC sysfs gives) */
-	if (r->knee_bytes && !r->strict && (!h->llc.ok || r->knee_bytes * MEM_KNEE_AGREE < h->llc.v ||
-			      r->knee_bytes > MEM_KNEE_AGREE * h->llc.v)) {
+	/* the knee names the levels where sysfs has no LLC or one more than 2x the
+	 * cache this VM sees, and the curve reaches 4x the knee (a knee near the
+	 * top is a noisy top, not a cache); --mem-strict keeps STREAM's rule */
+	if (r->knee_bytes && !r->strict && MEM_LLC_FACTOR * r->knee_bytes <= max &&
+	    (!h->llc.ok || r->knee_bytes * MEM_KNEE_AGREE < h->llc.v)) {
 		r->llc_named = r->knee_bytes;
 		r->levels_source = "curve";
 	}

@@ -36,7 +36,7 @@
 #define MEM_GROW_REPS 4                /* Triad repetitions per size of that check (best of 3) */
 #define MEM_LAT_MAX (1280ULL << 20)    /* default curve's top (4x a 320 MiB LLC); --mem-strict: none */
 #define MEM_LAT_4K_POINTS 3            /* 4 KiB pages: the curve's top three sizes */
-#define MEM_KNEE_AGREE 2               /* sysfs LLC and the knee agree within 2x: sysfs names levels */
+#define MEM_KNEE_AGREE 2               /* sysfs LLC above 2x the knee: the knee names the levels */
 #define MEM_STREAM_SCALAR 3.0
 #define MEM_MAX_SIZES 48
 #define MEM_MAX_FLAGS 6
