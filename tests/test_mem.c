@@ -197,6 +197,35 @@ TH_TEST(mem_grow_and_rep_budget)
 	TH_EQ_INT(MEM_MIN_REPS - 1, 5);
 }
 
+/* The S/2S check: grow while they differ, run at the first of two that agree, keep S when starved. */
+TH_TEST(mem_grow_step_picks_the_size)
+{
+	struct mem_grow g;
+	uint64_t s = 0;
+
+	memset(&g, 0, sizeof(g));
+	g.bytes[0] = 64 * MiB, g.mbps[0] = 14000, g.n = 1;
+	TH_CHECK(mem_grow_step(&g, 1.0, &s));
+	TH_EQ_INT(s, 64 * MiB);
+	g.bytes[1] = 128 * MiB, g.mbps[1] = 12000, g.n = 2; /* 64 MiB still had cache in it */
+	TH_CHECK(mem_grow_step(&g, 1.0, &s));
+	TH_EQ_INT(s, 128 * MiB);
+	g.bytes[2] = 256 * MiB, g.mbps[2] = 11800, g.n = 3; /* 128 and 256 agree: run at 128 */
+	TH_CHECK(!mem_grow_step(&g, 1.0, &s));
+	TH_CHECK(g.settled && !g.disturbed);
+	TH_EQ_INT(s, 128 * MiB);
+	/* a starved Triad after a disagreement: S kept, not settled */
+	memset(&g, 0, sizeof(g));
+	g.bytes[0] = 64 * MiB, g.mbps[0] = 14000, g.bytes[1] = 128 * MiB, g.mbps[1] = 9000, g.n = 2;
+	TH_CHECK(!mem_grow_step(&g, 0.5, &s));
+	TH_CHECK(g.disturbed && !g.settled);
+	TH_EQ_INT(s, 64 * MiB);
+	/* unknown share: no evidence of starvation, go on */
+	g.disturbed = false;
+	TH_CHECK(mem_grow_step(&g, -1, &s));
+	TH_EQ_INT(s, 128 * MiB);
+}
+
 /* A step curve: 1 ns to 32K, 4 ns to 512K, 12 ns to 8M, 80 ns beyond; transitions between. */
 static unsigned synth(uint64_t *size, double *ns, bool ramps)
 {

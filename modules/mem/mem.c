@@ -140,18 +140,8 @@ static uint64_t grow_check(const struct bench_ctx *ctx, struct mem_result *r, do
 			break;
 		g->bytes[g->n] = z;
 		g->mbps[g->n++] = mbps;
-		if (g->n >= 2 && mem_grow_agrees(g->mbps[g->n - 2], mbps)) {
-			g->settled = true;
-			s = g->bytes[g->n - 2];
+		if (!mem_grow_step(g, share, &s))
 			break;
-		}
-		/* a starved check's disagreement is the neighbours', not cache: keep S */
-		if (share >= 0 && share < PASS_CPU_SHARE_MIN) {
-			g->disturbed = true;
-			s = g->bytes[0];
-			break;
-		}
-		s = z;
 	}
 	step(ctx, "sizing: Triad at S and 2S", MEM_STEP_GROW_NS, 1);
 	return s;

@@ -188,6 +188,13 @@ uint64_t mem_fast_size(uint64_t knee);
 uint64_t mem_lat_max(uint64_t llc, uint64_t budget, bool strict);
 /* Whether Triad at a size and at twice it agree: |b - a| <= MEM_GROW_TOL x b. */
 bool mem_grow_agrees(double mbps_s, double mbps_2s);
+/*
+ * After the newest point of the S/2S check (share: the CPU its Triad got,
+ * < 0 unknown): false when done, with *s the size to run at (the first of
+ * two that agreed, or the first of all when the check was starved); true
+ * to go on, *s the newest size.
+ */
+bool mem_grow_step(struct mem_grow *g, double share, uint64_t *s);
 /* Repetitions to run: MEM_REPS if strict, else until MEM_RUN_NS is spent (at least MEM_MIN_REPS). */
 bool mem_rep_more(unsigned done, uint64_t elapsed_ns, bool strict);
 

@@ -155,6 +155,23 @@ bool mem_grow_agrees(double mbps_s, double mbps_2s)
 	return mbps_2s > 0 && fabs(mbps_2s - mbps_s) <= MEM_GROW_TOL * mbps_2s;
 }
 
+bool mem_grow_step(struct mem_grow *g, double share, uint64_t *s)
+{
+	if (g->n >= 2 && mem_grow_agrees(g->mbps[g->n - 2], g->mbps[g->n - 1])) {
+		g->settled = true;
+		*s = g->bytes[g->n - 2];
+		return false;
+	}
+	/* a starved check's disagreement is the neighbours', not cache: keep S */
+	if (share >= 0 && share < PASS_CPU_SHARE_MIN) {
+		g->disturbed = true;
+		*s = g->bytes[0];
+		return false;
+	}
+	*s = g->bytes[g->n - 1];
+	return true;
+}
+
 bool mem_rep_more(unsigned done, uint64_t elapsed_ns, bool strict)
 {
 	if (strict || done < MEM_MIN_REPS)
