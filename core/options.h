@@ -79,6 +79,7 @@ struct bench_opts {
 	struct opt_u64 mem_size;    /* bytes per array */
 	struct opt_u64 mem_threads;
 	struct opt_u64 mem_tests;   /* bit per enum mem_test; not set = all */
+	bool mem_strict;            /* STREAM's rule: 4x the sysfs LLC, best of 10, no huge pages */
 
 	/* grading */
 	const char *thresholds;   /* JSON tiers file */

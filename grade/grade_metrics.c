@@ -524,8 +524,10 @@ static void collect_mem(const struct bench_report *rep, struct metric_set *ms)
 			set_why(lat[k], c->reason[0] ? c->reason : "not measured");
 		else if (k == 1 && c->huge_used != MB_TRUE)
 			set_why(lat[k], "no huge pages backed the buffer");
-		else if (!c->level_ns[MEM_DRAM].ok)
+		else if (!c->level_ns[MEM_DRAM].ok && m->capped)
 			set_why(lat[k], "the curve did not reach 4x LLC (arrays capped)");
+		else if (!c->level_ns[MEM_DRAM].ok)
+			set_why(lat[k], "no point of the curve at 4x LLC or more");
 		else
 			set_value(lat[k], c->level_ns[MEM_DRAM].v, -1);
 	}

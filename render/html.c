@@ -636,7 +636,7 @@ static void html_cpu(FILE *f, const struct bench_report *rep)
 	else
 		row(f, "Steal", "unknown");
 	if (c->throttled_periods.ok && c->throttled_s.ok)
-		row(f, "Throttling", "%llu periods, %.2f s lost",
+		row(f, "Throttling", "%llu periods, %.2f s run-queue time summed over CPUs",
 		    (unsigned long long)c->throttled_periods.v, c->throttled_s.v);
 	fputs("</table></div>\n", f);
 	chart_cpu_eps(f, c);

@@ -221,7 +221,7 @@ void html_mem(FILE *f, const struct bench_report *rep)
 	chart_bw(f, m);
 	chart_lat(f, m);
 	fputs("<p class=\"note\">Based on a variant of the STREAM benchmark: Copy and Scale count 2 words "
-	      "per element, Add and Triad 3; best of 10 repetitions; bars for 1 thread, then all. Curve: "
+	      "per element, Add and Triad 3; best of the repetitions after the first; bars for 1 thread, then all. Curve: "
 	      "pointer-chase latency on 4 KiB pages and on huge pages; dashed lines: cache sizes.</p>"
 	      "</div></section>\n", f);
 }

@@ -22,6 +22,7 @@ static cJSON *prime_obj(const struct cpu_prime_pass *p)
 	json_add_mdbl(o, "events_per_s", p->eps);
 	json_add_mdbl(o, "cpu_seconds", (struct mdbl){ p->cpu_seconds, p->eps.ok });
 	cJSON_AddBoolToObject(o, "complete", p->complete);
+	json_add_pass_cpu(o, &p->cpu);
 	return o;
 }
 
@@ -36,6 +37,7 @@ static cJSON *crypto_obj(const struct cpu_crypto_pass *p)
 	json_add_mdbl(o, "seconds", (struct mdbl){ p->seconds, p->mbps.ok });
 	json_add_mdbl(o, "mbps", p->mbps);
 	json_add_mdbl(o, "cpu_seconds", (struct mdbl){ p->cpu_seconds, p->mbps.ok });
+	json_add_pass_cpu(o, &p->cpu);
 	return o;
 }
 

@@ -21,6 +21,10 @@ static int add_stream(cJSON *arr, const struct mem_stream *s)
 	cJSON_AddNumberToObject(o, "reps", s->reps);
 	cJSON_AddBoolToObject(o, "validated", s->validated);
 	json_add_str(o, "isa", s->isa);
+	cJSON_AddNumberToObject(o, "array_bytes", (double)s->array_bytes);
+	cJSON_AddBoolToObject(o, "first_touch", s->first_touch);
+	json_add_mbool(o, "huge_pages_used", s->huge_used);
+	json_add_pass_cpu(o, &s->cpu);
 	k = cJSON_AddObjectToObject(o, "kernels");
 	if (!k)
 		return -1;
@@ -48,7 +52,9 @@ static int add_curve(cJSON *arr, const struct mem_curve *c)
 	cJSON_AddStringToObject(o, "pages", c->huge ? "huge" : "4k");
 	cJSON_AddBoolToObject(o, "present", c->present);
 	json_add_mbool(o, "huge_pages_used", c->huge_used);
+	cJSON_AddBoolToObject(o, "page_walk", c->page_walk);
 	json_add_str(o, "reason", c->reason);
+	json_add_pass_cpu(o, &c->cpu);
 	pts = cJSON_AddArrayToObject(o, "points");
 	lv = cJSON_AddObjectToObject(o, "levels_ns");
 	if (!pts || !lv)
@@ -64,6 +70,27 @@ static int add_curve(cJSON *arr, const struct mem_curve *c)
 	}
 	for (int l = 0; l < MEM_NLEVELS; l++)
 		json_add_mdbl(lv, mem_level_names[l], c->level_ns[l]);
+	return 0;
+}
+
+/* "grow": the 1-thread Triad at S, 2S... that chose the default arrays' size. */
+static int add_grow(cJSON *o, const struct mem_grow *g)
+{
+	cJSON *gr = cJSON_AddObjectToObject(o, "grow"), *pts;
+
+	if (!gr || !(pts = cJSON_AddArrayToObject(gr, "points")))
+		return -1;
+	cJSON_AddBoolToObject(gr, "settled", g->settled);
+	cJSON_AddBoolToObject(gr, "disturbed", g->disturbed);
+	for (unsigned i = 0; i < g->n; i++) {
+		cJSON *p = cJSON_CreateObject();
+
+		if (!p)
+			return -1;
+		cJSON_AddItemToArray(pts, p);
+		cJSON_AddNumberToObject(p, "bytes", (double)g->bytes[i]);
+		cJSON_AddNumberToObject(p, "triad_mbps", g->mbps[i]);
+	}
 	return 0;
 }
 
@@ -92,6 +119,12 @@ cJSON *json_mem(const struct bench_report *rep)
 	cJSON_AddNumberToObject(o, "llc_used_bytes", (double)m->llc_used);
 	cJSON_AddBoolToObject(o, "llc_assumed", m->llc_assumed);
 	json_add_str(o, "llc_source", m->llc_source);
+	cJSON_AddBoolToObject(o, "strict", m->strict);
+	json_add_mu64(o, "knee_bytes", (struct mu64){ m->knee_bytes, m->knee_bytes > 0 });
+	cJSON_AddNumberToObject(o, "llc_named_bytes", (double)m->llc_named);
+	json_add_str(o, "levels_source", m->levels_source);
+	json_add_str(o, "size_source", m->size_source);
+	json_add_mu64(o, "latency_max_bytes", (struct mu64){ m->lat_max_bytes, m->lat_max_bytes > 0 });
 	cJSON_AddNumberToObject(o, "want_bytes", (double)m->want_bytes);
 	cJSON_AddNumberToObject(o, "array_bytes", (double)m->array_bytes);
 	cJSON_AddBoolToObject(o, "capped", m->capped);
@@ -100,6 +133,8 @@ cJSON *json_mem(const struct bench_report *rep)
 	cJSON_AddNumberToObject(o, "threads", m->threads);
 	json_add_str(o, "threads_source", m->threads_source);
 	json_add_mi64(o, "single_cpu", (struct mi64){ m->single_cpu, m->single_cpu >= 0 });
+	if (m->grow.n && add_grow(o, &m->grow) < 0)
+		goto fail;
 
 	st = cJSON_AddArrayToObject(o, "stream");
 	lat = cJSON_AddArrayToObject(o, "latency");
@@ -124,6 +159,7 @@ cJSON *json_mem(const struct bench_report *rep)
 	cJSON_AddNumberToObject(sb, "threads", 1);
 	json_add_mdbl(sb, "read_mibps", m->sb.read_mibps);
 	json_add_mdbl(sb, "write_mibps", m->sb.write_mibps);
+	json_add_pass_cpu(sb, &m->sb.cpu);
 oversell:
 	if (json_add_oversell(o, &m->signs.host, &m->signs, m->signs.flags, m->signs.nflags) < 0)
 		goto fail;

@@ -41,6 +41,13 @@ void json_add_mbool(cJSON *o, const char *key, enum mbool v)
 		cJSON_AddBoolToObject(o, key, v == MB_TRUE);
 }
 
+void json_add_pass_cpu(cJSON *o, const struct pass_cpu *c)
+{
+	json_add_mdbl(o, "cpu_share", c->share);
+	json_add_mdbl(o, "steal_pct", c->steal_pct);
+	cJSON_AddBoolToObject(o, "disturbed", c->disturbed);
+}
+
 void json_add_str(cJSON *o, const char *key, const char *s)
 {
 	if (s && *s)

@@ -23,6 +23,8 @@ void json_add_str(cJSON *o, const char *key, const char *s); /* NULL or "" -> nu
  * and percentile/bins are left out (json_fsync.c and fio.c share it).
  */
 void json_add_fsync_lat(cJSON *o, const char *key, const struct fsync_lat *l);
+/* "cpu_share", "steal_pct" (null when unknown) and "disturbed" of a timed pass */
+void json_add_pass_cpu(cJSON *o, const struct pass_cpu *c);
 /* "storage": {"class", "graded", "reason", "probe_p50_ns"} of a directory */
 void json_add_storage(cJSON *o, const struct storage_verdict *sv);
 /*

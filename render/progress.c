@@ -122,13 +122,15 @@ void progress_plan_work(const struct bench_ctx *ctx, int mod, uint64_t *bytes, u
 		/* the runs, then one read of the last file */
 		*bytes = (uint64_t)ndirs * ((uint64_t)pl->seq.runs + 1) * pl->seq.size;
 	} else if (mod == MOD_mem) {
-		/* of a default run's ~10 s: STREAM ~4, latency ~5, sysbench-style 1 */
-		static const unsigned tenths[MEM_NTESTS] = { 4, 5, 1 };
+		/* what each part of a default run took on a 2-vCPU VM (mem.h) */
+		static const uint64_t part_ns[MEM_NTESTS] = { MEM_PLANNED_STREAM_NS,
+							      MEM_PLANNED_LATENCY_NS,
+							      MEM_PLANNED_SYSBENCH_NS };
 		unsigned asked = mem_tests_asked(ctx->opts);
 
 		for (int i = 0; i < MEM_NTESTS; i++)
 			if (asked & (1u << i))
-				*ns += MEM_PLANNED_NS / 10 * tenths[i];
+				*ns += part_ns[i] * (ctx->opts->mem_strict ? MEM_PLANNED_STRICT : 1);
 	} else if (mod == MOD_rand) {
 		for (unsigned i = 0; i < pl->nrand; i++) {
 			if (pl->rand[i].size > maxsz)

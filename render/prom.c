@@ -379,7 +379,7 @@ static void cpu_families(struct prom *p)
 	}
 	if (c->throttled_s.ok) {
 		family(p, "vpsbench_cpu_throttled_seconds", "gauge",
-		       "CPU time the cgroup quota withheld during the cpu module, seconds");
+		       "throttled run-queue time during the cpu module, seconds, summed over CPUs");
 		sample(p, "", c->throttled_s.v, NULL);
 	}
 }
@@ -397,7 +397,7 @@ static void mem_families(struct prom *p)
 	sample(p, "", (double)m->array_bytes, "capped", m->capped ? "1" : "0", NULL);
 	if (m->st[0].present) {
 		family(p, "vpsbench_mem_stream_bytes_per_second", "gauge",
-		       "based on a variant of the STREAM benchmark: best of 10 reps, STREAM's words per element");
+		       "based on a variant of the STREAM benchmark: best of the reps after the first, STREAM's words per element");
 		for (int t = 0; t < 2; t++)
 			for (int k = 0; k < MEM_NKERNELS && m->st[t].present; k++) {
 				if (!m->st[t].mbps[k].ok)

@@ -18,16 +18,15 @@ static const char *yes_no(enum mbool b)
 static void eps_line(FILE *f, const struct render_style *st, const struct grade_result *g,
 		     const char *label, const struct cpu_prime_pass *p, const char *metric)
 {
-	char v[96];
+	char v[160], pc[64];
 
 	if (!p->eps.ok) {
 		text_kv(f, st, label, "not measured");
 		return;
 	}
-	snprintf(v, sizeof(v), "%.2f events/s (%llu in %.2f s, %.0f%% CPU)%s", p->eps.v,
-		 (unsigned long long)p->events, p->seconds,
-		 p->seconds > 0 ? 100.0 * p->cpu_seconds / (p->seconds * p->threads) : 0,
-		 p->complete ? "" : " [partial]");
+	text_pass_cpu(pc, sizeof(pc), &p->cpu);
+	snprintf(v, sizeof(v), "%.2f events/s (%llu in %.2f s; %s)%s", p->eps.v,
+		 (unsigned long long)p->events, p->seconds, pc, p->complete ? "" : " [partial]");
 	fprintf(f, " %s%-22s%s: %s", text_color(st, "\033[36m"), label, text_color(st, "\033[0m"), v);
 	text_grade_tag(f, st, g, metric, 25 + strlen(v), 25);
 }
@@ -35,12 +34,12 @@ static void eps_line(FILE *f, const struct render_style *st, const struct grade_
 static void crypto_line(FILE *f, const struct render_style *st, const char *label,
 			const struct cpu_crypto_pass *one, const struct cpu_crypto_pass *n)
 {
-	char a[32] = "unknown", b[32] = "unknown";
+	char a[48] = "unknown", b[48] = "unknown";
 
 	if (one->mbps.ok)
-		snprintf(a, sizeof(a), "%.0f MB/s", one->mbps.v);
+		snprintf(a, sizeof(a), "%.0f MB/s%s", one->mbps.v, one->cpu.disturbed ? " [disturbed]" : "");
 	if (n->mbps.ok)
-		snprintf(b, sizeof(b), "%.0f MB/s", n->mbps.v);
+		snprintf(b, sizeof(b), "%.0f MB/s%s", n->mbps.v, n->cpu.disturbed ? " [disturbed]" : "");
 	text_kv(f, st, label, "%s (1 thread), %s (%u thread%s)", a, b, n->threads,
 		n->threads == 1 ? "" : "s");
 }
@@ -86,7 +85,7 @@ void text_cpu(FILE *f, const struct bench_report *rep, const struct render_style
 	if (r->steal_pct.ok) {
 		char v[96];
 
-		snprintf(v, sizeof(v), "%.2f%% (%llu of %llu ticks)", r->steal_pct.v,
+		snprintf(v, sizeof(v), "%.2f%% (%llu of %llu busy + steal ticks)", r->steal_pct.v,
 			 (unsigned long long)r->steal_ticks, (unsigned long long)r->total_ticks);
 		fprintf(f, " %s%-22s%s: %s", text_color(st, "\033[36m"), "Steal",
 			text_color(st, "\033[0m"), v);
@@ -95,7 +94,7 @@ void text_cpu(FILE *f, const struct bench_report *rep, const struct render_style
 		text_kv(f, st, "Steal", "unknown (/proc/stat unreadable or without a steal field)");
 	}
 	if (r->throttled_periods.ok)
-		text_kv(f, st, "Throttling", "%llu of %llu periods throttled, %.2f s lost (cgroup v%d)",
+		text_kv(f, st, "Throttling", "%llu of %llu periods throttled, %.2f s run-queue time summed over CPUs (cgroup v%d)",
 			(unsigned long long)r->throttled_periods.v,
 			(unsigned long long)(r->nr_periods.ok ? r->nr_periods.v : 0),
 			r->throttled_s.ok ? r->throttled_s.v : 0, r->cgroup_version);

@@ -58,3 +58,14 @@ void text_grade_tag(FILE *f, const struct render_style *st, const struct grade_r
 	}
 	fputc('\n', f);
 }
+
+void text_pass_cpu(char *buf, size_t n, const struct pass_cpu *c)
+{
+	char sh[24] = "unknown", stl[24] = "unknown";
+
+	if (c->share.ok)
+		snprintf(sh, sizeof(sh), "%.0f%%", 100.0 * c->share.v);
+	if (c->steal_pct.ok)
+		snprintf(stl, sizeof(stl), "%.1f%%", c->steal_pct.v);
+	snprintf(buf, n, "CPU %s, steal %s%s", sh, stl, c->disturbed ? ", disturbed" : "");
+}

@@ -32,6 +32,8 @@ if t_json "$base/a.json" \
 	"all(p['bytes'] % 16384 == 0 and p['mbps'] > 1 for p in (${X}['aes_256_gcm_single'], ${X}['sha256_single']))" \
 	"${X}['aes_256_gcm_single']['threads'] == 1 and ${X}['sha256_multi']['threads'] == ${C}['threads']" \
 	"${C}['steal_pct'] is not None and 0 <= ${C}['steal_pct'] <= 100" \
+	"all(abs(p['cpu_share'] - p['cpu_seconds'] / (p['threads'] * p['seconds'])) < 1e-9 and p['disturbed'] == (p['cpu_share'] < 0.9) for p in (${P}['single'], ${P}['multi'], ${X}['aes_256_gcm_single'], ${X}['aes_256_gcm_multi'], ${X}['sha256_single'], ${X}['sha256_multi']))" \
+	"all(p['steal_pct'] is not None and 0 <= p['steal_pct'] <= 100 for p in (${P}['single'], ${P}['multi']))" \
 	"abs(${C}['steal_pct'] - 100.0 * ${C}['steal_ticks'] / ${C}['total_ticks']) < 1e-9" \
 	"j['metrics']['cpu_single_eps'] == (${P}['single']['events_per_s'] if $OK(${P}['single']) else None)" \
 	"j['metrics']['cpu_multi_eps'] == (${P}['multi']['events_per_s'] if $OK(${P}['multi']) else None)" \

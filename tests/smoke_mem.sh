@@ -22,9 +22,12 @@ TRUTH=(
 	"all(abs(k['mbps'] - k['words_per_element'] * j['mem']['array_bytes'] / k['min_s'] / 1e6) <= 1e-6 * k['mbps'] for r in j['mem']['stream'] for k in r['kernels'].values())"
 	"[k['words_per_element'] for k in j['mem']['stream'][0]['kernels'].values()] == [2, 2, 3, 3]"
 	"list(j['mem']['stream'][0]['kernels']) == ['copy', 'scale', 'add', 'triad']"
-	"all(r['validated'] and r['reps'] == 11 for r in j['mem']['stream'])"
+	"all(r['validated'] and (r['reps'] == 11 if j['mem']['strict'] else 6 <= r['reps'] <= 11) for r in j['mem']['stream'])"
+	"all(r['array_bytes'] == j['mem']['array_bytes'] for r in j['mem']['stream'])"
+	"all((r['cpu_share'] is None or 0 < r['cpu_share'] <= 1.01) and r['disturbed'] == (r['cpu_share'] is not None and r['cpu_share'] < 0.9) for r in j['mem']['stream'] + [c for c in j['mem']['latency'] if c['present']])"
+	"all(r['first_touch'] for r in j['mem']['stream'])"
 	"j['mem']['label'] == 'based on a variant of the STREAM benchmark'"
-	"all(c['points'][0]['bytes'] == 16384 and all(a['bytes'] < b['bytes'] for a, b in zip(c['points'], c['points'][1:])) and c['points'][-1]['bytes'] <= j['mem']['array_bytes'] for c in j['mem']['latency'] if c['present'])"
+	"all((c['points'][0]['bytes'] == 16384 or c['page_walk']) and all(a['bytes'] < b['bytes'] for a, b in zip(c['points'], c['points'][1:])) and c['points'][-1]['bytes'] == j['mem']['latency_max_bytes'] for c in j['mem']['latency'] if c['present'])"
 	"j['mem']['latency'][0]['pages'] == '4k' and j['mem']['latency'][0]['present']"
 	"all(p['ns'] > 0 for c in j['mem']['latency'] for p in c['points'])"
 	"j['mem']['sysbench']['read_mibps'] > 0 and j['mem']['sysbench']['write_mibps'] > 0"
@@ -32,7 +35,7 @@ TRUTH=(
 )
 
 # 1. a small run on this machine: capped below 4x LLC, said so, not graded
-"$VPSBENCH" --only mem --mem-size 4M --mem-threads 3 --json --quiet > "$tmp/s.json" 2> "$tmp/s.err"; rc=$?
+"$VPSBENCH" --only mem --mem-strict --mem-size 4M --mem-threads 3 --json --quiet > "$tmp/s.json" 2> "$tmp/s.err"; rc=$?
 if [ $rc -eq 0 ] && t_json "$tmp/s.json" "${TRUTH[@]}" \
 	"j['mem']['array_bytes'] == 4 << 20" \
 	"[r['threads'] for r in j['mem']['stream']] == [1, 3] and j['mem']['threads_source'] == '--mem-threads'" \
@@ -53,7 +56,7 @@ if [ $rc -eq 0 ] && t_json "$tmp/p.json" "j['mem']['single_cpu'] == $last" &&
 	t_json "$tmp/s.json" "j['mem']['single_cpu'] == min(__import__('os').sched_getaffinity(0))"; then
 	t_ok mem_pinned_cpu_reported; else t_fail mem_pinned_cpu_reported "rc=$rc $(head -c 300 "$tmp/p.err")"; fi
 
-"$VPSBENCH" --only mem --mem-size 2M --no-color 2>/dev/null > "$tmp/s.txt"
+"$VPSBENCH" --only mem --mem-strict --mem-size 2M --no-color 2>/dev/null > "$tmp/s.txt"
 if grep -q 'based on a variant of the STREAM benchmark' "$tmp/s.txt" &&
    grep -q 'arrays smaller than 4x LLC: figures include cache' "$tmp/s.txt" &&
    grep -q 'cache-heavy, for comparison with scripts that run sysbench' "$tmp/s.txt" &&
@@ -62,7 +65,7 @@ if grep -q 'based on a variant of the STREAM benchmark' "$tmp/s.txt" &&
 	t_ok mem_text_labels; else t_fail mem_text_labels "$(head -c 600 "$tmp/s.txt")"; fi
 
 # 2. the fixture: LLC 2 MiB -> 8 MiB arrays, not capped, graded; oversell flags
-VPSBENCH_ROOT=$FIX "$VPSBENCH" --only mem --json --quiet \
+VPSBENCH_ROOT=$FIX "$VPSBENCH" --only mem --mem-strict --json --quiet \
 	--require 'mem_triad_mbps>=1,mem_latency_ns<=1000000' > "$tmp/f.json" 2> "$tmp/f.err"; rc=$?
 if [ $rc -eq 0 ] && t_json "$tmp/f.json" "${TRUTH[@]}" \
 	"j['mem']['host']['llc_bytes'] == 2 << 20 and j['mem']['array_bytes'] == 8 << 20" \
@@ -87,6 +90,35 @@ t_schema mem_fixture_schema "$tmp/f.json"
 VPSBENCH_ROOT=$FIX "$VPSBENCH" --only mem --json --quiet --require 'mem_triad_mbps>=1e15' \
 	> "$tmp/r.json" 2>/dev/null; rc=$?
 [ $rc -eq 3 ] && t_ok mem_require_fails || t_fail mem_require_fails "rc=$rc"
+
+# 2a. the default sizing, recomputed from the run's own figures: the knee of the
+# huge-page curve (last size below half the top's ns), arrays 4x it rounded up to
+# 1 MiB within 64-256 MiB, grown while 1-thread Triad at S and 2S differ by more
+# than 5%; levels named by the knee when sysfs's LLC is off by more than 2x; the
+# 4 KiB points are the huge curve's top three sizes; both runs on huge pages
+"$VPSBENCH" --only mem --json --quiet > "$tmp/d.json" 2> "$tmp/d.err"; rc=$?
+KNEE="(lambda c: ([p['bytes'] for p in c['points'][:-1] if p['ns'] < c['points'][-1]['ns'] / 2] or [0])[-1] if c['points'][-1]['ns'] >= 2 * c['points'][0]['ns'] else 0)(j['mem']['latency'][1])"
+FAST="(lambda k: min(max(-(-4 * k // (1 << 20)) << 20, 64 << 20), 256 << 20))"
+G="j['mem'].get('grow', {'points': [], 'settled': False, 'disturbed': False})"
+if [ $rc -eq 0 ] && t_json "$tmp/d.json" "${TRUTH[@]}" \
+	"not j['mem']['strict'] and j['mem']['latency'][1]['pages'] == 'huge' and j['mem']['latency'][1]['huge_pages_used']" \
+	"(j['mem']['knee_bytes'] or 0) == $KNEE" \
+	"j['mem']['size_source'] == ('curve knee' if j['mem']['knee_bytes'] else 'LLC')" \
+	"j['mem']['want_bytes'] == $FAST(j['mem']['knee_bytes'] or j['mem']['llc_used_bytes'])" \
+	"[p['bytes'] for p in $G['points']] == [j['mem']['want_bytes'] << i for i in range(len($G['points']))]" \
+	"not $G['disturbed'] or (not $G['settled'] and j['mem']['array_bytes'] == j['mem']['want_bytes'])" \
+	"not $G['settled'] or (abs($G['points'][-1]['triad_mbps'] - $G['points'][-2]['triad_mbps']) <= 0.05 * $G['points'][-1]['triad_mbps'] and j['mem']['array_bytes'] == $G['points'][-2]['bytes'])" \
+	"all(abs(a['triad_mbps'] - b['triad_mbps']) > 0.05 * b['triad_mbps'] for a, b in zip($G['points'][:-2], $G['points'][1:-1]))" \
+	"not $G['points'] or $G['settled'] or $G['disturbed'] or j['mem']['array_bytes'] == $G['points'][-1]['bytes']" \
+	"64 << 20 <= j['mem']['array_bytes'] <= 256 << 20" \
+	"j['mem']['levels_source'] == ('curve' if j['mem']['knee_bytes'] and 4 * j['mem']['knee_bytes'] <= j['mem']['latency_max_bytes'] and (j['mem']['host']['llc_bytes'] is None or 2 * j['mem']['knee_bytes'] < j['mem']['host']['llc_bytes']) else j['mem']['llc_source'])" \
+	"j['mem']['llc_named_bytes'] == (j['mem']['knee_bytes'] if j['mem']['levels_source'] == 'curve' else j['mem']['llc_used_bytes'])" \
+	"j['mem']['capped'] == (j['mem']['array_bytes'] < 4 * j['mem']['llc_named_bytes'])" \
+	"j['mem']['latency'][0]['page_walk'] and [p['bytes'] for p in j['mem']['latency'][0]['points']] == [p['bytes'] for p in j['mem']['latency'][1]['points']][-3:]" \
+	"all(r['huge_pages_used'] for r in j['mem']['stream'])" \
+	"j['metrics']['mem_latency_huge_ns'] == j['mem']['latency'][1]['levels_ns']['DRAM']"; then
+	t_ok mem_default_sizing_from_the_curve; else t_fail mem_default_sizing_from_the_curve "rc=$rc $(head -c 300 "$tmp/d.err")"; fi
+t_schema mem_default_schema "$tmp/d.json"
 
 # 2b. --mem-tests: only the parts asked run; the others are absent, not unknown
 "$VPSBENCH" --only mem --mem-size 4M --mem-threads 2 --mem-tests stream --json --quiet \
@@ -136,7 +168,7 @@ else
 fi
 
 # 5. Prometheus and HTML
-"$VPSBENCH" --only mem --mem-size 2M --quiet --format prom --html "$tmp/m.html" > "$tmp/m.prom" 2>/dev/null
+"$VPSBENCH" --only mem --mem-strict --mem-size 2M --quiet --format prom --html "$tmp/m.html" > "$tmp/m.prom" 2>/dev/null
 if grep -q '^vpsbench_mem_stream_bytes_per_second{kernel="triad",threads="1"} [0-9]' "$tmp/m.prom" &&
    grep -q '^vpsbench_mem_latency_seconds{pages="4k",level=' "$tmp/m.prom"; then
 	t_ok mem_prom; else t_fail mem_prom "$(grep mem_ "$tmp/m.prom" | head -5)"; fi
@@ -210,10 +242,12 @@ sys.exit(r)' sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" --dir "$3" --seq-si
 		rss_kb=$(tail -n 1 "$tmp/cg.err")
 		oom=$(sed -n 's/^oom_kill //p' "$cg/memory.events" "$cg/memory.oom_control" 2>/dev/null | head -n 1)
 		if [ $rc -eq 0 ] && [ "${oom:-0}" -eq 0 ] && [ "${rss_kb:-999999999}" -le $((256 * 1024 * 8 / 10)) ] &&
-		   grep -q 'arrays smaller than 4x LLC: figures include cache' "$tmp/cg.txt" &&
+		   { ! grep -q '"capped": *true' "$tmp/cg.json" || grep -q 'arrays smaller than 4x LLC: figures include cache' "$tmp/cg.txt"; } &&
 		   t_json "$tmp/cg.json" "all(v['status'] == 'ok' for v in j['modules'].values())" \
-			"j['mem']['capped'] and j['mem']['host']['cgroup_limit_bytes'] == 256 << 20" \
-			"3 * j['mem']['array_bytes'] <= 128 << 20"; then
+			"j['mem']['host']['cgroup_limit_bytes'] == 256 << 20" \
+			"j['mem']['capped'] == (j['mem']['array_bytes'] < 4 * j['mem']['llc_named_bytes'])" \
+			"j['mem']['array_bytes'] < j['mem']['want_bytes'] and 3 * j['mem']['array_bytes'] <= 128 << 20" \
+			"17 * j['mem']['latency_max_bytes'] <= 16 * j['mem']['budget_bytes'] if 'budget_bytes' in j['mem'] else j['mem']['latency_max_bytes'] <= 128 << 20"; then
 			t_ok mem_cgroup_256m
 			echo "     peak RSS $((rss_kb / 1024)) MiB of 256 MiB, arrays $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["mem"]["array_bytes"] >> 20)' "$tmp/cg.json") MiB each"
 		else

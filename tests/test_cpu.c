@@ -1,7 +1,8 @@
 /*
  * test_cpu.c — the cpu module's arithmetic on fixtures: steal from
- * /proc/stat deltas (guest ticks already inside user, iowait idle, a
- * kernel without the steal field = unknown), cgroup throttling deltas
+ * per-CPU /proc/stat deltas over the pass's CPUs (busy + steal ticks:
+ * guest already inside user, idle and iowait left out; 2- and 8-vCPU
+ * guests with one busy CPU; a kernel without the steal field = unknown), cgroup throttling deltas
  * (v2 throttled_usec, v1 throttled_time in ns), the quota and the
  * effective thread count, and the prime event's answer.
  */
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "core/cgroup_limits.h"
+#include "core/proc_stat.h"
 #include "modules/cpu/cpu.h"
 #include "modules/cpu/cpu_env.h"
 #include "th.h"
@@ -46,51 +48,89 @@ TH_TEST(cpu_prime_event_answer)
 	TH_EQ_INT(cpu_prime_event(10000), 1228);
 }
 
+static void read_stat(const char *rel, struct proc_stat *s)
+{
+	char r[512];
+
+	fixture_root(r, sizeof(r), rel);
+	proc_stat_read(r, s);
+}
+
 TH_TEST(cpu_steal_from_proc_stat_fixtures)
 {
-	char ra[512], rb[512];
-	struct cpu_ticks a, b;
-	struct mdbl s;
+	static struct proc_stat a, b;
+	struct proc_stat_delta d;
+	const int c01[2] = { 0, 1 };
 
-	fixture_root(ra, sizeof(ra), "cpu_steal/before");
-	fixture_root(rb, sizeof(rb), "cpu_steal/after");
-	cpu_ticks_read(ra, &a);
-	cpu_ticks_read(rb, &b);
-	TH_CHECK(a.ok && b.ok);
-	/* deltas: user 800, system 100, idle 300, iowait 100, steal 500; guest 300 is inside user */
-	TH_EQ_INT(b.total - a.total, 1800);
-	TH_EQ_INT(b.steal - a.steal, 500);
-	TH_EQ_INT(b.idle - a.idle, 400);
-	s = cpu_steal_pct(&a, &b);
-	TH_CHECK(s.ok);
-	TH_NEAR(s.v, 500.0 / 1800.0 * 100.0, 1e-9);
+	read_stat("cpu_steal/before", &a);
+	read_stat("cpu_steal/after", &b);
+	TH_EQ_INT(a.n, 2);
+	/* per CPU: user 400, system 50, irq 0, softirq 0 busy (guest 150 inside user), steal 250 */
+	d = proc_stat_diff(&a, &b, c01, 2);
+	TH_CHECK(d.ok);
+	TH_EQ_INT(d.busy, 900);
+	TH_EQ_INT(d.steal, 500);
+	TH_NEAR(proc_stat_steal_pct(d).v, 500.0 / 1400.0 * 100.0, 1e-9);
 	/* the other way round time went backwards: unknown, never 0 */
-	s = cpu_steal_pct(&b, &a);
-	TH_CHECK(!s.ok);
+	TH_CHECK(!proc_stat_steal_pct(proc_stat_diff(&b, &a, c01, 2)).ok);
 	/* no tick passed: unknown */
-	s = cpu_steal_pct(&a, &a);
-	TH_CHECK(!s.ok);
+	TH_CHECK(!proc_stat_steal_pct(proc_stat_diff(&a, &a, c01, 2)).ok);
+}
+
+/* One busy vCPU with 10% steal: 10% on it and over all, where the old all-ticks figure was 10/N. */
+TH_TEST(cpu_steal_one_busy_vcpu_of_2_and_8)
+{
+	static struct proc_stat a, b;
+	const int c0 = 0, c1 = 1, c3 = 3, c35[2] = { 3, 5 };
+	struct proc_stat_delta d;
+
+	read_stat("cpu_steal/vcpu2_before", &a);
+	read_stat("cpu_steal/vcpu2_after", &b);
+	TH_EQ_INT(b.n, 2);
+	d = proc_stat_diff(&a, &b, &c0, 1);
+	TH_EQ_INT(d.busy, 90);
+	TH_EQ_INT(d.steal, 10);
+	TH_NEAR(proc_stat_steal_pct(d).v, 10.0, 1e-9);
+	TH_NEAR(proc_stat_steal_pct(proc_stat_diff(&a, &b, NULL, 0)).v, 10.0, 1e-9);
+	/* the idle vCPU alone: no busy or steal tick, unknown */
+	TH_CHECK(!proc_stat_steal_pct(proc_stat_diff(&a, &b, &c1, 1)).ok);
+
+	read_stat("cpu_steal/vcpu8_before", &a);
+	read_stat("cpu_steal/vcpu8_after", &b);
+	TH_EQ_INT(b.n, 8);
+	/* cpu3: user 80 + nice 5 + irq 2 + softirq 3 busy, 10 steal */
+	d = proc_stat_diff(&a, &b, &c3, 1);
+	TH_EQ_INT(d.busy, 90);
+	TH_EQ_INT(d.steal, 10);
+	TH_NEAR(proc_stat_steal_pct(d).v, 10.0, 1e-9);
+	/* cpu5's 4 busy ticks of another task join the denominator */
+	TH_NEAR(proc_stat_steal_pct(proc_stat_diff(&a, &b, c35, 2)).v, 100.0 * 10 / 104, 1e-9);
+	TH_NEAR(proc_stat_steal_pct(proc_stat_diff(&a, &b, NULL, 0)).v, 100.0 * 10 / 104, 1e-9);
+	/* a CPU the readings do not have: unknown */
+	{
+		const int c9 = 9;
+
+		TH_CHECK(!proc_stat_diff(&a, &b, &c9, 1).ok);
+	}
 }
 
 TH_TEST(cpu_steal_unknown_without_field_or_file)
 {
-	char r[512];
-	struct cpu_ticks a, b;
+	static struct proc_stat a, b;
+	const int c0 = 0;
 
-	fixture_root(r, sizeof(r), "cpu_steal/old_kernel");
-	cpu_ticks_read(r, &a);
-	TH_CHECK(!a.ok);
-	fixture_root(r, sizeof(r), "no_such_tree");
-	cpu_ticks_read(r, &b);
-	TH_CHECK(!b.ok);
-	TH_CHECK(!cpu_steal_pct(&a, &b).ok);
-	/* the aggregate line only: "cpu0" lines are not it */
-	cpu_ticks_parse("cpu0 1 2 3 4 5 6 7 8\n", &a);
-	TH_CHECK(!a.ok);
-	cpu_ticks_parse("intr 5\ncpu  1 2 3 4 5 6 7 8 9 10\n", &a);
-	TH_CHECK(a.ok);
-	TH_EQ_INT(a.steal, 8);
-	TH_EQ_INT(a.total, 36);
+	read_stat("cpu_steal/old_kernel", &a);
+	TH_CHECK(!a.cpu[0].ok);
+	read_stat("no_such_tree", &b);
+	TH_EQ_INT(b.n, 0);
+	TH_CHECK(!proc_stat_steal_pct(proc_stat_diff(&a, &b, &c0, 1)).ok);
+	TH_CHECK(!proc_stat_steal_pct(proc_stat_diff(&a, &b, NULL, 0)).ok);
+	/* the aggregate line is not a CPU's */
+	proc_stat_parse("cpu  1 2 3 4 5 6 7 8 9 10\ncpu2 1 2 3 4 5 6 7 8\n", &a);
+	TH_EQ_INT(a.n, 3);
+	TH_CHECK(!a.cpu[0].ok && a.cpu[2].ok);
+	TH_EQ_INT(a.cpu[2].busy, 1 + 2 + 3 + 6 + 7);
+	TH_EQ_INT(a.cpu[2].steal, 8);
 }
 
 TH_TEST(cpu_throttle_v2_and_v1)

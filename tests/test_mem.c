@@ -13,10 +13,12 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "grade/grade.h"
 #include "modules/mem/mem.h"
 #include "modules/mem/mem_barrier.h"
 #include "modules/mem/mem_kern.h"
 #include "modules/mem/mem_priv.h"
+#include "report/report.h"
 #include "th.h"
 
 #define KiB (1ULL << 10)
@@ -100,6 +102,128 @@ TH_TEST(mem_latency_sizes)
 	TH_EQ_INT(mem_lat_sizes(8 * KiB, s, MEM_MAX_SIZES), 0);
 	/* 256 MiB: 15 doublings from 16 KiB, two points each but the last */
 	TH_EQ_INT(mem_lat_sizes(256 * MiB, s, MEM_MAX_SIZES), 29);
+}
+
+/*
+ * The curve always ends at its top, so the point at 4x LLC exists for the
+ * LLCs hosts report (35, 36, 105 MiB; 260 MiB a host socket's), and
+ * DRAM is named from it; the 25% rule only merges a grid point into it.
+ */
+TH_TEST(mem_latency_dram_point_for_common_llcs)
+{
+	const uint64_t llc[] = { 35 * MiB, 36 * MiB, 105 * MiB, 260 * MiB };
+
+	for (unsigned i = 0; i < sizeof(llc) / sizeof(llc[0]); i++) {
+		uint64_t size[MEM_MAX_SIZES], max = mem_lat_max(llc[i], UINT64_MAX, false);
+		double ns[MEM_MAX_SIZES];
+		struct mdbl lv[MEM_NLEVELS];
+		unsigned n = mem_lat_sizes(max, size, MEM_MAX_SIZES);
+
+		TH_EQ_INT(max, 4 * llc[i]);
+		TH_EQ_INT(size[n - 1], 4 * llc[i]);
+		TH_CHECK(size[n - 2] < size[n - 1] && size[n - 1] - size[n - 2] >= size[n - 2] / 4);
+		for (unsigned k = 0; k < n; k++)
+			ns[k] = size[k] <= llc[i] ? 20 : 100 + (double)k; /* DRAM rising by 1 ns a point */
+		mem_plateaus(size, ns, n, 32 * KiB, 1 * MiB, llc[i], llc[i], lv);
+		TH_CHECK(lv[MEM_DRAM].ok);
+		TH_NEAR(lv[MEM_DRAM].v, 100 + (double)(n - 1), 1e-12); /* the top point alone */
+	}
+	/* 4x 36 MiB = 144 MiB: the grid's 128 MiB is 11% below, merged into the top */
+	{
+		uint64_t size[MEM_MAX_SIZES];
+		unsigned n = mem_lat_sizes(144 * MiB, size, MEM_MAX_SIZES);
+
+		TH_EQ_INT(size[n - 1], 144 * MiB);
+		TH_EQ_INT(size[n - 2], 96 * MiB);
+	}
+}
+
+TH_TEST(mem_latency_max_bounds)
+{
+	/* default: at least 64 MiB, at most MEM_LAT_MAX; strict: 4x LLC whatever it is */
+	TH_EQ_INT(mem_lat_max(2 * MiB, UINT64_MAX, false), 64 * MiB);
+	TH_EQ_INT(mem_lat_max(2 * MiB, UINT64_MAX, true), 8 * MiB);
+	TH_EQ_INT(mem_lat_max(512 * MiB, UINT64_MAX, false), MEM_LAT_MAX);
+	TH_EQ_INT(mem_lat_max(512 * MiB, UINT64_MAX, true), 2048 * MiB);
+	/* the buffer and its 1/16 index within the budget */
+	TH_EQ_INT(mem_lat_max(32 * MiB, 68 * MiB, false), 64 * MiB);
+	TH_EQ_INT(mem_lat_max(32 * MiB, 34 * MiB, false), 32 * MiB);
+}
+
+/* The knee: the last size below half the top's latency. */
+TH_TEST(mem_knee_and_fast_size)
+{
+	uint64_t size[MEM_MAX_SIZES];
+	double ns[MEM_MAX_SIZES];
+	unsigned n = mem_lat_sizes(64 * MiB, size, MEM_MAX_SIZES);
+
+	/* LLC to 8 MiB at 12 ns, 12 MiB past half of DRAM's 80 ns (46): knee 8 MiB; at 39 ns: 12 MiB */
+	for (unsigned i = 0; i < n; i++)
+		ns[i] = size[i] <= 8 * MiB ? 12 : size[i] == 12 * MiB ? 46 : 80;
+	TH_EQ_INT(mem_knee(size, ns, n), 8 * MiB);
+	for (unsigned i = 0; i < n; i++)
+		ns[i] = size[i] <= 8 * MiB ? 12 : size[i] == 12 * MiB ? 39 : 80;
+	TH_EQ_INT(mem_knee(size, ns, n), 12 * MiB);
+	/* a noisy dip above the knee does not move it down: the last point below half counts */
+	ns[n - 3] = 30;
+	TH_EQ_INT(mem_knee(size, ns, n), size[n - 3]);
+	/* no step (flat curve), or too few points: no knee */
+	for (unsigned i = 0; i < n; i++)
+		ns[i] = 80;
+	TH_EQ_INT(mem_knee(size, ns, n), 0);
+	TH_EQ_INT(mem_knee(size, ns, 2), 0);
+	/* 4x the knee rounded up to 1 MiB, within 64..256 MiB */
+	TH_EQ_INT(mem_fast_size(1 * MiB), 64 * MiB);
+	TH_EQ_INT(mem_fast_size(24 * MiB), 96 * MiB);
+	TH_EQ_INT(mem_fast_size(24 * MiB + 1), 97 * MiB);
+	TH_EQ_INT(mem_fast_size(105 * MiB), 256 * MiB);
+}
+
+TH_TEST(mem_grow_and_rep_budget)
+{
+	/* within 5% of the larger size's figure */
+	TH_CHECK(mem_grow_agrees(9500, 10000));
+	TH_CHECK(!mem_grow_agrees(9499, 10000));
+	TH_CHECK(mem_grow_agrees(10500, 10000));
+	TH_CHECK(!mem_grow_agrees(10501, 10000));
+	TH_CHECK(!mem_grow_agrees(1, 0));
+	/* strict: MEM_REPS whatever the time; default: at least MEM_MIN_REPS, more while under budget */
+	TH_CHECK(mem_rep_more(MEM_REPS - 1, 100 * MEM_RUN_NS, true));
+	TH_CHECK(!mem_rep_more(MEM_REPS, 0, true));
+	TH_CHECK(mem_rep_more(MEM_MIN_REPS - 1, 100 * MEM_RUN_NS, false));
+	TH_CHECK(!mem_rep_more(MEM_MIN_REPS, MEM_RUN_NS, false));
+	TH_CHECK(mem_rep_more(MEM_MIN_REPS, MEM_RUN_NS - 1, false));
+	TH_CHECK(!mem_rep_more(MEM_REPS, 0, false));
+	TH_EQ_INT(MEM_MIN_REPS - 1, 5);
+}
+
+/* The S/2S check: grow while they differ, run at the first of two that agree, keep S when starved. */
+TH_TEST(mem_grow_step_picks_the_size)
+{
+	struct mem_grow g;
+	uint64_t s = 0;
+
+	memset(&g, 0, sizeof(g));
+	g.bytes[0] = 64 * MiB, g.mbps[0] = 14000, g.n = 1;
+	TH_CHECK(mem_grow_step(&g, 1.0, &s));
+	TH_EQ_INT(s, 64 * MiB);
+	g.bytes[1] = 128 * MiB, g.mbps[1] = 12000, g.n = 2; /* 64 MiB still had cache in it */
+	TH_CHECK(mem_grow_step(&g, 1.0, &s));
+	TH_EQ_INT(s, 128 * MiB);
+	g.bytes[2] = 256 * MiB, g.mbps[2] = 11800, g.n = 3; /* 128 and 256 agree: run at 128 */
+	TH_CHECK(!mem_grow_step(&g, 1.0, &s));
+	TH_CHECK(g.settled && !g.disturbed);
+	TH_EQ_INT(s, 128 * MiB);
+	/* a starved Triad after a disagreement: S kept, not settled */
+	memset(&g, 0, sizeof(g));
+	g.bytes[0] = 64 * MiB, g.mbps[0] = 14000, g.bytes[1] = 128 * MiB, g.mbps[1] = 9000, g.n = 2;
+	TH_CHECK(!mem_grow_step(&g, 0.5, &s));
+	TH_CHECK(g.disturbed && !g.settled);
+	TH_EQ_INT(s, 64 * MiB);
+	/* unknown share: no evidence of starvation, go on */
+	g.disturbed = false;
+	TH_CHECK(mem_grow_step(&g, -1, &s));
+	TH_EQ_INT(s, 128 * MiB);
 }
 
 /* A step curve: 1 ns to 32K, 4 ns to 512K, 12 ns to 8M, 80 ns beyond; transitions between. */
@@ -382,8 +506,11 @@ TH_TEST(mem_stream_rates_match_their_times)
 		if (arr[i] == MAP_FAILED)
 			return;
 	}
-	TH_EQ_INT(mem_stream_run(&ctx, arr, n, 2, cpus, 0, &st, err, sizeof(err)), 0);
+	TH_EQ_INT(mem_stream_run(&ctx, arr, n, 2, cpus, 0, true, &st, err, sizeof(err)), 0);
 	TH_EQ_INT(st.reps, MEM_REPS);
+	/* the CPU the two threads got: seconds over 2 x wall, a share, never above 1 */
+	TH_CHECK(st.cpu.share.ok && st.cpu.share.v > 0 && st.cpu.share.v <= 1.01);
+	TH_CHECK(st.cpu.disturbed == (st.cpu.share.v < PASS_CPU_SHARE_MIN));
 	TH_CHECK(st.validated);
 	for (int k = 0; k < MEM_NKERNELS; k++) {
 		TH_CHECK(st.mbps[k].ok && st.min_s[k].ok);
@@ -453,4 +580,36 @@ TH_TEST(mem_sysbench_write_stores_words_left)
 		TH_EQ_INT(buf[i], 9 - i);
 	TH_EQ_INT(buf[9], UINT64_MAX);
 	mem_k_sb_read(buf, 9);
+}
+
+/* "arrays capped" is the reason for a missing DRAM figure only when the arrays were capped. */
+TH_TEST(mem_latency_why_capped_only_when_capped)
+{
+	struct bench_report *rep = calloc(1, sizeof(*rep));
+	struct metric_set *ms = calloc(1, sizeof(*ms));
+	const struct metric *lat;
+
+	TH_CHECK(rep && ms);
+	if (!rep || !ms)
+		goto out;
+	rep->outcome[MOD_mem].status = BENCH_OK;
+	rep->mem.lat[0].present = true;
+	rep->mem.lat[0].n = 1;
+	rep->mem.lat[0].size[0] = 16 << 10;
+	rep->mem.lat[0].ns[0] = 1.0;
+	grade_collect(rep, NULL, ms);
+	lat = metric_get(ms, "mem_latency_ns");
+	TH_CHECK(lat && !lat->measured && !strstr(lat->why_not, "capped"));
+	rep->mem.capped = true;
+	grade_collect(rep, NULL, ms);
+	lat = metric_get(ms, "mem_latency_ns");
+	TH_CHECK(lat && !lat->measured && strstr(lat->why_not, "arrays capped"));
+	/* with the DRAM plateau there, a figure */
+	rep->mem.lat[0].level_ns[MEM_DRAM] = mdbl_of(95.0);
+	grade_collect(rep, NULL, ms);
+	lat = metric_get(ms, "mem_latency_ns");
+	TH_CHECK(lat && lat->measured && lat->value == 95.0);
+out:
+	free(ms);
+	free(rep);
 }

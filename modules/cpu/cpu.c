@@ -6,11 +6,14 @@
  * figures cover exactly the module's run.
  */
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/cgroup_limits.h"
 #include "core/plan.h"
+#include "core/proc_stat.h"
 #include "cpu.h"
 #include "cpu_crypto.h"
 #include "cpu_env.h"
@@ -60,6 +63,7 @@ static bool prime_pass(const struct bench_ctx *ctx, struct cpu_result *r, unsign
 	p->seconds = o.seconds;
 	p->cpu_seconds = o.cpu_seconds;
 	pass_cpu_set_share(&p->cpu, o.cpu_seconds, threads, o.seconds);
+	p->cpu.steal_pct = o.steal_pct;
 	p->pinned = o.pinned;
 	p->complete = o.complete;
 	if (o.seconds > 0 && o.count > 0)
@@ -89,6 +93,7 @@ static bool crypto_pass(const struct bench_ctx *ctx, struct cpu_result *r, const
 	p->seconds = o.seconds;
 	p->cpu_seconds = o.cpu_seconds;
 	pass_cpu_set_share(&p->cpu, o.cpu_seconds, threads, o.seconds);
+	p->cpu.steal_pct = o.steal_pct;
 	if (o.seconds > 0 && o.count > 0 && o.complete)
 		p->mbps = mdbl_of((double)o.count / o.seconds / 1e6);
 	return true;
@@ -109,6 +114,20 @@ static void choose_threads(const struct bench_ctx *ctx, struct cpu_result *r)
 	r->threads_source = r->threads < r->affinity_cpus ? "cgroup quota" : "affinity";
 }
 
+/* The CPUs of the affinity mask (the passes run on the first of them); 0 when unreadable. */
+static unsigned mask_cpus(int *cpus, unsigned max)
+{
+	cpu_set_t set;
+	unsigned n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		return 0;
+	for (int c = 0; c < CPU_SETSIZE && n < max; c++)
+		if (CPU_ISSET(c, &set))
+			cpus[n++] = c;
+	return n;
+}
+
 static void cpu_warnings(const struct bench_ctx *ctx, const struct cpu_result *r)
 {
 	const struct cpu_prime_pass *p = &r->single;
@@ -125,7 +144,8 @@ static void cpu_warnings(const struct bench_ctx *ctx, const struct cpu_result *r
 		bench_warn(ctx, "cpu: %.1f%% of CPU time was stolen by the hypervisor during the test: "
 			   "noisy neighbours", r->steal_pct.v);
 	if (r->throttled_periods.ok && r->throttled_periods.v > 0)
-		bench_warn(ctx, "cpu: the cgroup CPU quota throttled %llu of %llu periods (%.2f s lost)",
+		bench_warn(ctx, "cpu: the cgroup CPU quota throttled %llu of %llu periods (%.2f s of "
+			   "run-queue time, summed over CPUs)",
 			   (unsigned long long)r->throttled_periods.v,
 			   (unsigned long long)(r->nr_periods.ok ? r->nr_periods.v : 0),
 			   r->throttled_s.ok ? r->throttled_s.v : 0);
@@ -136,7 +156,10 @@ static enum bench_status cpu_run(const struct bench_ctx *ctx, void *result,
 {
 	struct cpu_result *r = result;
 	struct cpu_throttle_snap th0, th1;
-	struct cpu_ticks t0, t1;
+	struct proc_stat *ps = calloc(2, sizeof(*ps));
+	struct proc_stat_delta d;
+	static int cpus[CPU_SETSIZE];
+	unsigned ncpus = mask_cpus(cpus, CPU_SETSIZE);
 	const struct cpu_work *aes = cpu_crypto_aes_gcm(), *sha = cpu_crypto_sha256();
 	char err[256] = "";
 	bool ok;
@@ -152,7 +175,8 @@ static enum bench_status cpu_run(const struct bench_ctx *ctx, void *result,
 			 cpu_crypto_unavailable());
 	r->prime_count = cpu_prime_event(r->max_prime); /* outside the clock: the event's answer */
 
-	cpu_ticks_read(ctx->root, &t0);
+	if (ps)
+		proc_stat_read(ctx->root, &ps[0]);
 	cpu_throttle_read(ctx->root, &th0);
 	ok = prime_pass(ctx, r, 1, &r->single, err, sizeof(err));
 	if (ok && !bench_stopped(ctx))
@@ -174,12 +198,17 @@ static enum bench_status cpu_run(const struct bench_ctx *ctx, void *result,
 			ok = true;
 		}
 	}
-	cpu_ticks_read(ctx->root, &t1);
 	cpu_throttle_read(ctx->root, &th1);
-	r->steal_pct = cpu_steal_pct(&t0, &t1);
-	if (r->steal_pct.ok) {
-		r->steal_ticks = t1.steal - t0.steal;
-		r->total_ticks = t1.total - t0.total;
+	if (ps) {
+		proc_stat_read(ctx->root, &ps[1]);
+		/* no mask read: every CPU's busy + steal ticks, still no idle ones */
+		d = proc_stat_diff(&ps[0], &ps[1], cpus, ncpus);
+		r->steal_pct = proc_stat_steal_pct(d);
+		if (r->steal_pct.ok) {
+			r->steal_ticks = d.steal;
+			r->total_ticks = d.busy + d.steal;
+		}
+		free(ps);
 	}
 	cpu_throttle_delta(&th0, &th1, r);
 

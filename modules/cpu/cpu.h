@@ -44,16 +44,11 @@ struct cpu_crypto_pass {
 	struct pass_cpu cpu;         /* share of threads x seconds the threads ran; disturbed */
 };
 
-/* Counters of /proc/stat's aggregate "cpu" line, in USER_HZ ticks. */
-struct cpu_ticks {
-	uint64_t busy, idle, steal, total; /* total = user..steal, guest excluded (inside user) */
-	bool ok;                     /* the line was read and had the steal field */
-};
-
 /* cgroup cpu.stat throttling counters at one level. */
 struct cpu_throttle_counters {
 	uint64_t nr_periods, nr_throttled;
-	uint64_t throttled_ns;       /* v2 throttled_usec x 1000; v1 throttled_time */
+	uint64_t throttled_ns;       /* v2 throttled_usec x 1000; v1 throttled_time: run-queue
+	                              * time summed over CPUs, so it can pass the wall time */
 	bool ok;
 };
 
@@ -74,9 +69,10 @@ struct cpu_result {
 	struct cpu_crypto_pass aes1, aesn, sha1, shan;
 	enum mbool aes_ni, sha_ext;  /* /proc/cpuinfo flags (aes / sha_ni; arm64 aes / sha2) */
 
-	/* Steal over the module's run (/proc/stat deltas): null when unreadable. */
+	/* Steal over the module's run on the CPUs of the affinity mask (/proc/stat
+	 * per-CPU deltas, steal / (busy + steal)): null when unreadable. */
 	struct mdbl steal_pct;
-	uint64_t steal_ticks, total_ticks;
+	uint64_t steal_ticks, total_ticks; /* total = busy + steal ticks of those CPUs */
 	unsigned nsteal;             /* per-second steal % samples during the passes */
 	double steal_tl[CPU_TL_MAX];
 
@@ -88,12 +84,6 @@ struct cpu_result {
 
 /* --- pure helpers (cpu_stat.c), unit-tested on fixtures --- */
 
-/* Parses /proc/stat text: the aggregate "cpu " line into t (t->ok false if absent or short). */
-void cpu_ticks_parse(const char *stat_text, struct cpu_ticks *t);
-/* Reads root/proc/stat into t. */
-void cpu_ticks_read(const char *root, struct cpu_ticks *t);
-/* Steal % between two readings; null when either is unknown or no tick passed. */
-struct mdbl cpu_steal_pct(const struct cpu_ticks *a, const struct cpu_ticks *b);
 /* Parses cpu.stat text (v1 or v2 keys) into c. */
 void cpu_throttle_parse(const char *text, int version, struct cpu_throttle_counters *c);
 

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "core/clock.h"
+#include "core/proc_stat.h"
 #include "cpu_pool.h"
 
 struct pool;
@@ -115,14 +116,16 @@ int cpu_pool_run(const struct bench_ctx *ctx, unsigned n, double seconds,
 	static int cpus[CPU_SETSIZE];
 	struct pool p = { .work = work };
 	struct worker *w;
-	unsigned ncpu, started = 0;
-	struct cpu_ticks t_prev, t_now;
+	unsigned ncpu, started = 0, nrun;
+	struct proc_stat *ps = calloc(3, sizeof(*ps)); /* start, previous sample, now */
 	double t0, t1, next;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
 	w = calloc(n, sizeof(*w));
-	if (!w) {
+	if (!w || !ps) {
+		free(w);
+		free(ps);
 		snprintf(out->err, sizeof(out->err), "cannot allocate %u workers: %s", n,
 			 strerror(ENOMEM));
 		return -1;
@@ -130,6 +133,8 @@ int cpu_pool_run(const struct bench_ctx *ctx, unsigned n, double seconds,
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
 	ncpu = affinity_list(cpus, CPU_SETSIZE);
+	/* the CPUs the pass runs on: its pinned ones, else the whole mask */
+	nrun = n <= ncpu ? n : ncpu;
 	for (unsigned i = 0; i < n; i++) {
 		int e;
 
@@ -153,8 +158,9 @@ int cpu_pool_run(const struct bench_ctx *ctx, unsigned n, double seconds,
 	t0 = mono_s();
 	pthread_mutex_unlock(&p.mu);
 
+	proc_stat_read(ctx->root, &ps[0]);
 	if (rc == 0) {
-		cpu_ticks_read(ctx->root, &t_prev);
+		ps[1] = ps[0];
 		next = t0 + 1.0;
 		for (;;) {
 			double now = mono_s(), wake = next < t0 + seconds ? next : t0 + seconds;
@@ -163,12 +169,13 @@ int cpu_pool_run(const struct bench_ctx *ctx, unsigned n, double seconds,
 				break;
 			sleep_s(wake - now > 0.1 ? 0.1 : wake - now);
 			if (tl && ntl && mono_s() >= next) {
-				cpu_ticks_read(ctx->root, &t_now);
-				struct mdbl s = cpu_steal_pct(&t_prev, &t_now);
+				struct mdbl s;
 
+				proc_stat_read(ctx->root, &ps[2]);
+				s = proc_stat_steal_pct(proc_stat_diff(&ps[1], &ps[2], cpus, nrun));
 				if (*ntl < CPU_TL_MAX && s.ok)
 					tl[(*ntl)++] = s.v;
-				t_prev = t_now;
+				ps[1] = ps[2];
 				next += 1.0;
 			}
 		}
@@ -186,10 +193,13 @@ int cpu_pool_run(const struct bench_ctx *ctx, unsigned n, double seconds,
 	}
 	t1 = mono_s();
 	out->seconds = t1 - t0;
+	proc_stat_read(ctx->root, &ps[2]);
+	out->steal_pct = proc_stat_steal_pct(proc_stat_diff(&ps[0], &ps[2], cpus, nrun));
 	if (out->err[0])
 		rc = -1;
 	pthread_cond_destroy(&p.cv);
 	pthread_mutex_destroy(&p.mu);
 	free(w);
+	free(ps);
 	return rc;
 }

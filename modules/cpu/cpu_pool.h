@@ -26,6 +26,7 @@ struct cpu_pass_out {
 	uint64_t count;      /* sum over the threads */
 	double seconds;
 	double cpu_seconds;  /* CPU time the threads got over the pass */
+	struct mdbl steal_pct; /* steal of the pass's CPUs (core/proc_stat.h); null = unknown */
 	bool pinned;
 	bool complete;       /* ran its whole time (not stopped by a signal) */
 	char err[160];       /* non-empty: a thread failed (figure unusable) */
@@ -33,7 +34,7 @@ struct cpu_pass_out {
 
 /*
  * Runs work on n threads for seconds (or until bench_stopped(ctx)).
- * When tl is given, appends a steal % sample per whole second (max
+ * When tl is given, appends a steal % sample of the pass's CPUs per whole second (max
  * CPU_TL_MAX in total, *ntl counts them). Returns 0, or -1 when threads
  * could not be started (out->err says why).
  */

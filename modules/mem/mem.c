@@ -1,8 +1,11 @@
 /*
- * mem.c — the mem module's run: size the arrays from the LLC (sysfs) and
- * the memory there is, STREAM with 1 and N pinned threads, the latency
- * curves on 4 KiB and huge pages, the sysbench-comparable figure, and the
- * oversell signs seen over the whole module.
+ * mem.c — the mem module's run: the latency curve on huge pages first (its
+ * knee names the cache levels when sysfs disagrees, and sizes the arrays),
+ * 4 KiB pages at its top sizes, then STREAM with 1 and N pinned threads on
+ * arrays past the cache (checked: Triad at S and 2S agree), the
+ * sysbench-comparable figure, and the oversell signs over the whole module.
+ * --mem-strict sizes by STREAM's rule instead (4x the sysfs LLC, best of
+ * 10, no huge-page advice) and runs both latency curves in full.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -19,6 +22,15 @@
 
 #define MEM_SB_SECONDS 0.5
 
+/* A progress step with its planned time (mem.h), so the ETA holds during the module. */
+static void step(const struct bench_ctx *ctx, const char *what, uint64_t ns, int phase)
+{
+	struct bench_step st = { .module = "mem", .what = what,
+				 .ns = ns * (ctx->opts->mem_strict ? MEM_PLANNED_STRICT : 1) };
+
+	bench_progress_step(ctx, &st, phase);
+}
+
 static unsigned usable_cpu_list(int *cpus, unsigned max)
 {
 	cpu_set_t set;
@@ -32,77 +44,174 @@ static unsigned usable_cpu_list(int *cpus, unsigned max)
 	return n;
 }
 
-static void size_arrays(const struct bench_ctx *ctx, struct mem_result *r)
+/* The LLC the sizing falls back on, and the budget all arrays may take. */
+static void read_limits(struct mem_result *r)
 {
-	const struct bench_opts *o = ctx->opts;
 	const struct mem_host *h = &r->host;
 
 	r->llc_assumed = !h->llc.ok;
 	r->llc_used = h->llc.ok ? h->llc.v : MEM_ASSUMED_LLC;
 	r->llc_source = h->llc.ok ? h->cache_source : "assumed";
-	r->want_bytes = o->mem_size.set ? o->mem_size.v : MEM_LLC_FACTOR * r->llc_used;
+	r->llc_named = r->llc_used;
+	r->levels_source = r->llc_source;
 	r->budget_bytes = mem_budget(h->avail.ok ? h->avail.v : 0, h->cg_limit.ok ? h->cg_limit.v : 0,
 				     h->cg_used.ok ? h->cg_used.v : 0);
-	r->array_bytes = mem_array_bytes(r->want_bytes, r->budget_bytes, &r->capped);
-	if (r->capped)
+}
+
+/* STREAM's arrays: 4x the knee (default), 4x LLC (strict) or --mem-size, within the budget. */
+static void size_arrays(const struct bench_ctx *ctx, struct mem_result *r)
+{
+	const struct bench_opts *o = ctx->opts;
+	const struct mem_host *h = &r->host;
+	bool over_budget;
+
+	if (o->mem_size.set) {
+		r->want_bytes = o->mem_size.v;
+		r->size_source = "--mem-size";
+	} else if (r->strict || !r->knee_bytes) {
+		r->want_bytes = MEM_LLC_FACTOR * r->llc_used;
+		if (!r->strict)
+			r->want_bytes = mem_fast_size(r->llc_used);
+		r->size_source = "LLC";
+	} else {
+		r->want_bytes = mem_fast_size(r->knee_bytes);
+		r->size_source = "curve knee";
+	}
+	r->array_bytes = mem_array_bytes(r->want_bytes, r->budget_bytes, &over_budget);
+	/* STREAM's rule against the LLC the levels were named from: below 4x it, cache is in the figures */
+	r->capped = r->array_bytes < MEM_LLC_FACTOR * r->llc_named;
+	if (!r->capped)
+		return;
+	if (over_budget)
 		snprintf(r->cap_reason, sizeof(r->cap_reason),
 			 "the three arrays may take %" PRIu64 " MiB (%s)", r->budget_bytes >> 20,
 			 h->cg_limit.ok && r->budget_bytes < (h->avail.ok ? h->avail.v / 4 : UINT64_MAX) ?
 			 "half the memory cgroup's room" : "a quarter of available memory");
-	else if (r->array_bytes < MEM_LLC_FACTOR * r->llc_used)
+	else if (o->mem_size.set)
 		snprintf(r->cap_reason, sizeof(r->cap_reason), "--mem-size %" PRIu64 " MiB",
 			 r->array_bytes >> 20);
-	/* STREAM's rule: below 4x LLC the figures include cache, whatever the cause */
-	r->capped = r->array_bytes < MEM_LLC_FACTOR * r->llc_used;
+	else
+		snprintf(r->cap_reason, sizeof(r->cap_reason),
+			 "the default bound of %llu MiB; --mem-strict takes 4x LLC",
+			 (unsigned long long)(MEM_FAST_MAX >> 20));
 }
 
-static void *map_array(size_t len)
-{
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+/* One array of len bytes, 2 MiB aligned inside its mapping (map/maplen to unmap). */
+struct mem_array {
+	void *map;
+	size_t maplen;
+	double *p;
+};
 
-	return p == MAP_FAILED ? NULL : p;
+static int map_array(struct mem_array *a, size_t len, bool huge)
+{
+	size_t align = 2ULL << 20;
+
+	a->maplen = len + align;
+	a->map = mmap(NULL, a->maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (a->map == MAP_FAILED) {
+		a->map = NULL;
+		return -1;
+	}
+	a->p = (double *)(((uintptr_t)a->map + align - 1) & ~(uintptr_t)(align - 1));
+	/* best effort: without THP the figures stand, the report says which pages backed them */
+	if (huge)
+		(void)madvise(a->p, len, MADV_HUGEPAGE);
+	return 0;
+}
+
+/*
+ * The default sizing's check: 1-thread Triad at S and 2S (arrays of up to
+ * room bytes each); while they differ by more than MEM_GROW_TOL, S doubles.
+ * Returns the S to run STREAM at.
+ */
+static uint64_t grow_check(const struct bench_ctx *ctx, struct mem_result *r, double *arr[3],
+			   uint64_t room)
+{
+	struct mem_grow *g = &r->grow;
+	uint64_t s = r->array_bytes;
+
+	memset(g, 0, sizeof(*g));
+	step(ctx, "sizing: Triad at S and 2S", MEM_STEP_GROW_NS, 0);
+	for (uint64_t z = s; z <= room && g->n < MEM_MAX_GROW && !bench_stopped(ctx); z *= 2) {
+		double mbps, share;
+
+		if (mem_triad_best(ctx, arr, (size_t)(z / sizeof(double)), &mbps, &share) < 0)
+			break;
+		g->bytes[g->n] = z;
+		g->mbps[g->n++] = mbps;
+		if (!mem_grow_step(g, share, &s))
+			break;
+	}
+	step(ctx, "sizing: Triad at S and 2S", MEM_STEP_GROW_NS, 1);
+	return s;
 }
 
 static enum bench_status run_stream(const struct bench_ctx *ctx, struct mem_result *r,
-				    struct mod_outcome *out)
+				    const int *cpus, unsigned ncpus, struct mod_outcome *out)
 {
-	double *arr[3] = { NULL, NULL, NULL };
-	size_t len = (size_t)r->array_bytes;
-	int cpus[CPU_SETSIZE];
-	unsigned ncpus = usable_cpu_list(cpus, CPU_SETSIZE);
+	struct mem_array a[3] = { { 0 } };
+	double *arr[3];
+	bool fast = !r->strict && !ctx->opts->mem_size.set;
+	uint64_t room = r->array_bytes;
 	char err[256] = "";
 	enum bench_status st = BENCH_OK;
+	long kb;
 
+	/* room to grow: up to the default bound, within the budget */
+	if (fast) {
+		bool over;
+		uint64_t top = mem_array_bytes(MEM_FAST_MAX, r->budget_bytes, &over);
+
+		if (top > room)
+			room = top;
+	}
 	for (int i = 0; i < 3; i++) {
-		arr[i] = map_array(len);
-		if (!arr[i]) {
+		if (map_array(&a[i], (size_t)room, !r->strict) < 0) {
 			int e = errno;
 
 			for (int k = 0; k < i; k++)
-				munmap(arr[k], len);
-			return bench_outcome(out, BENCH_SKIP, "cannot allocate 3 x %zu MiB arrays: %s",
-					     len >> 20, strerror(e));
+				munmap(a[k].map, a[k].maplen);
+			return bench_outcome(out, BENCH_SKIP, "cannot allocate 3 x %" PRIu64 " MiB arrays: %s",
+					     room >> 20, strerror(e));
 		}
+		arr[i] = a[i].p;
 	}
-	for (int t = 0; t < 2 && st == BENCH_OK; t++) {
+	if (fast && r->array_bytes * 2 <= room) {
+		r->array_bytes = grow_check(ctx, r, arr, room);
+		r->capped = r->array_bytes < MEM_LLC_FACTOR * r->llc_named;
+		if (!r->capped)
+			r->cap_reason[0] = '\0';
+	}
+	for (int t = 0; t < 2 && st == BENCH_OK && !bench_stopped(ctx); t++) {
 		unsigned threads = t == 0 ? 1 : r->threads;
 		char what[64];
+		bool fresh = true;
 
 		if (t == 1 && r->threads < 2)
 			break;
+		/* fresh pages, so each thread's first touch places its own slice */
+		for (int i = 0; i < 3; i++)
+			fresh &= madvise(arr[i], (size_t)room, MADV_DONTNEED) == 0;
 		snprintf(what, sizeof(what), "STREAM variant, %u thread%s", threads,
 			 threads > 1 ? "s" : "");
-		bench_progress(ctx, "mem", what, 0);
-		if (mem_stream_run(ctx, arr, len / sizeof(double), threads, cpus, ncpus, &r->st[t],
-				   err, sizeof(err)) < 0)
+		step(ctx, what, MEM_STEP_STREAM_NS, 0);
+		if (mem_stream_run(ctx, arr, (size_t)(r->array_bytes / sizeof(double)), threads, cpus,
+				   ncpus, r->strict, &r->st[t], err, sizeof(err)) < 0) {
 			st = bench_outcome(out, BENCH_FAIL, "%s", err);
-		else if (!bench_stopped(ctx) && !r->st[t].validated)
-			st = bench_outcome(out, BENCH_FAIL, "STREAM check failed with %u thread(s): the "
-					   "arrays do not hold the expected values", threads);
-		bench_progress(ctx, "mem", what, 1);
+		} else {
+			r->st[t].array_bytes = r->array_bytes;
+			r->st[t].first_touch = fresh;
+			kb = mem_huge_kb(arr[0]);
+			r->st[t].huge_used = kb < 0 ? MB_UNKNOWN : mbool_of(kb > 0);
+			if (!bench_stopped(ctx) && !r->st[t].validated)
+				st = bench_outcome(out, BENCH_FAIL, "STREAM check failed with %u thread(s): "
+						   "the arrays do not hold the expected values", threads);
+		}
+		step(ctx, what, MEM_STEP_STREAM_NS, 1);
 	}
 	for (int i = 0; i < 3; i++)
-		munmap(arr[i], len);
+		munmap(a[i].map, a[i].maplen);
 	return st;
 }
 
@@ -112,13 +221,12 @@ static enum bench_status run_stream(const struct bench_ctx *ctx, struct mem_resu
  * moves between them from run to run is not one figure. *old gets the mask
  * to restore; false (and nothing changed) when it cannot be read or set.
  */
-static bool pin_first_cpu(struct mem_result *r, cpu_set_t *old)
+static bool pin_first_cpu(struct mem_result *r, const int *cpus, unsigned ncpus, cpu_set_t *old)
 {
-	int cpus[CPU_SETSIZE];
 	cpu_set_t one;
 
 	r->single_cpu = -1;
-	if (usable_cpu_list(cpus, CPU_SETSIZE) == 0 || sched_getaffinity(0, sizeof(*old), old) < 0)
+	if (ncpus == 0 || sched_getaffinity(0, sizeof(*old), old) < 0)
 		return false;
 	CPU_ZERO(&one);
 	CPU_SET(cpus[0], &one);
@@ -128,68 +236,137 @@ static bool pin_first_cpu(struct mem_result *r, cpu_set_t *old)
 	return true;
 }
 
+static void unpin(bool pinned, const cpu_set_t *old)
+{
+	if (pinned)
+		(void)sched_setaffinity(0, sizeof(*old), old);
+}
+
+/* Levels of curve c from the sizes sysfs gave, or from the knee when it names them. */
+static void name_levels(const struct mem_result *r, struct mem_curve *c)
+{
+	const struct mem_host *h = &r->host;
+	bool curve = strcmp(r->levels_source, "curve") == 0;
+
+	mem_plateaus(c->size, c->ns, c->n, h->l1d.ok ? h->l1d.v : 0, h->l2.ok ? h->l2.v : 0,
+		     curve ? r->knee_bytes : h->llc.ok ? h->llc.v : 0, r->llc_named, c->level_ns);
+}
+
 static void run_latency(const struct bench_ctx *ctx, struct mem_result *r)
 {
 	const struct mem_host *h = &r->host;
+	struct mem_curve *hc = &r->lat[1], *sc = &r->lat[0];
+	uint64_t max = ctx->opts->mem_size.set ? mem_array_bytes(ctx->opts->mem_size.v, r->budget_bytes,
+								  &(bool){ false }) :
+		       mem_lat_max(r->llc_used, r->budget_bytes, r->strict);
 
-	for (int k = 0; k < 2 && !bench_stopped(ctx); k++) {
-		struct mem_curve *c = &r->lat[k];
-		const char *what = k ? "latency, huge pages" : "latency, 4 KiB pages";
-
-		bench_progress(ctx, "mem", what, 0);
-		if (mem_chase_curve(ctx, r->array_bytes, k == 1, c) == 0)
-			mem_plateaus(c->size, c->ns, c->n, h->l1d.ok ? h->l1d.v : 0, h->l2.ok ? h->l2.v : 0,
-				     h->llc.ok ? h->llc.v : 0, r->llc_used, c->level_ns);
-		bench_progress(ctx, "mem", what, 1);
+	r->lat_max_bytes = max;
+	step(ctx, "latency, huge pages", MEM_STEP_LAT_HUGE_NS, 0);
+	if (mem_chase_curve(ctx, max, true, 0, r->single_cpu, hc) == 0 && hc->huge_used != MB_FALSE)
+		r->knee_bytes = mem_knee(hc->size, hc->ns, hc->n);
+	step(ctx, "latency, huge pages", MEM_STEP_LAT_HUGE_NS, 1);
+	/* the knee names the levels where sysfs has no LLC or one more than 2x the
+	 * cache this VM sees, and the curve reaches 4x the knee (a knee near the
+	 * top is a noisy top, not a cache); --mem-strict keeps STREAM's rule */
+	if (r->knee_bytes && !r->strict && MEM_LLC_FACTOR * r->knee_bytes <= max &&
+	    (!h->llc.ok || r->knee_bytes * MEM_KNEE_AGREE < h->llc.v)) {
+		r->llc_named = r->knee_bytes;
+		r->levels_source = "curve";
 	}
+	if (hc->present)
+		name_levels(r, hc);
+	if (bench_stopped(ctx))
+		return;
+	step(ctx, "latency, 4 KiB pages (page walks)", MEM_STEP_LAT_4K_NS, 0);
+	if (mem_chase_curve(ctx, max, false, r->strict ? 0 : MEM_LAT_4K_POINTS, r->single_cpu, sc) == 0)
+		name_levels(r, sc);
+	step(ctx, "latency, 4 KiB pages (page walks)", MEM_STEP_LAT_4K_NS, 1);
+}
+
+static void warn_pass(const struct bench_ctx *ctx, const char *what, const struct pass_cpu *c)
+{
+	if (c->disturbed)
+		bench_warn(ctx, "mem: %s got %.0f%% of its CPU time (steal %s%.1f%%): disturbed, not a "
+			   "figure of this memory", what, 100.0 * c->share.v,
+			   c->steal_pct.ok ? "" : "unknown, ", c->steal_pct.ok ? c->steal_pct.v : 0.0);
+}
+
+/* A pass whose threads ran less than PASS_CPU_SHARE_MIN of their wall time: said once each. */
+static void mem_disturbed_warn(const struct bench_ctx *ctx, const struct mem_result *r)
+{
+	char what[64];
+
+	for (int t = 0; t < 2; t++)
+		if (r->st[t].present) {
+			snprintf(what, sizeof(what), "the %u-thread STREAM run", r->st[t].threads);
+			warn_pass(ctx, what, &r->st[t].cpu);
+		}
+	for (int k = 0; k < 2; k++)
+		if (r->lat[k].present)
+			warn_pass(ctx, k ? "the huge-page latency curve" : "the 4 KiB-page latency points",
+				  &r->lat[k].cpu);
+	if (r->sb.present)
+		warn_pass(ctx, "the sysbench-style figure", &r->sb.cpu);
 }
 
 static enum bench_status mem_run(const struct bench_ctx *ctx, void *result, struct mod_outcome *out)
 {
 	struct mem_result *r = result;
 	struct mem_signs_start s0;
+	static int cpus[CPU_SETSIZE];
+	unsigned ncpus = usable_cpu_list(cpus, CPU_SETSIZE);
 	cpu_set_t old;
-	bool pinned;
+	bool pinned, over;
 	enum bench_status st;
 	char err[256];
 	double t0 = mono_s();
 
 	memset(r, 0, sizeof(*r));
 	r->single_cpu = -1;
+	r->strict = ctx->opts->mem_strict;
 	r->tests = mem_tests_asked(ctx->opts);
 	mem_signs_begin(ctx->root, &s0);
 	mem_read_host(ctx->root, &r->host);
-	size_arrays(ctx, r);
+	read_limits(r);
 	r->threads = mem_threads(ctx->root, ctx->cpus_usable,
 				 ctx->opts->mem_threads.set ? (unsigned)ctx->opts->mem_threads.v : 0,
 				 &r->threads_source);
+	if (mem_array_bytes(MEM_MIN_SIZE, r->budget_bytes, &over) < MEM_MIN_SIZE || over) {
+		size_arrays(ctx, r);
+		return bench_outcome(out, BENCH_SKIP, "not enough memory for the arrays: %s",
+				     r->cap_reason[0] ? r->cap_reason : "no room for 3 x 1 MiB");
+	}
+
+	pinned = pin_first_cpu(r, cpus, ncpus, &old);
+	if (r->tests & (1u << MEM_TEST_LATENCY))
+		run_latency(ctx, r);
+	unpin(pinned, &old);
+	size_arrays(ctx, r);
 	if (r->array_bytes < MEM_MIN_SIZE)
 		return bench_outcome(out, BENCH_SKIP, "not enough memory for the arrays: %s",
 				     r->cap_reason);
-	if (r->capped && (r->tests & ((1u << MEM_TEST_STREAM) | (1u << MEM_TEST_LATENCY))))
-		bench_warn(ctx, "mem: arrays smaller than 4x LLC (%s): figures include cache",
-			   r->cap_reason);
 
 	st = BENCH_OK;
-	if (r->tests & (1u << MEM_TEST_STREAM)) {
-		st = run_stream(ctx, r, out);
+	if ((r->tests & (1u << MEM_TEST_STREAM)) && !bench_stopped(ctx)) {
+		st = run_stream(ctx, r, cpus, ncpus, out);
 		if (st == BENCH_SKIP)
 			return st;
 	}
-	pinned = pin_first_cpu(r, &old);
-	if (r->tests & (1u << MEM_TEST_LATENCY))
-		run_latency(ctx, r);
+	if (r->capped && (r->tests & ((1u << MEM_TEST_STREAM) | (1u << MEM_TEST_LATENCY))))
+		bench_warn(ctx, "mem: arrays smaller than 4x LLC (%s): figures include cache",
+			   r->cap_reason);
+	pinned = pin_first_cpu(r, cpus, ncpus, &old);
 	if ((r->tests & (1u << MEM_TEST_SYSBENCH)) && !bench_stopped(ctx)) {
-		bench_progress(ctx, "mem", "sysbench-style 1 MiB blocks", 0);
-		if (mem_sysbench_run(ctx, MEM_SB_SECONDS, &r->sb, err, sizeof(err)) < 0)
+		step(ctx, "sysbench-style 1 MiB blocks", MEM_PLANNED_SYSBENCH_NS, 0);
+		if (mem_sysbench_run(ctx, MEM_SB_SECONDS, r->single_cpu, &r->sb, err, sizeof(err)) < 0)
 			bench_warn(ctx, "mem: %s", err);
-		bench_progress(ctx, "mem", "sysbench-style 1 MiB blocks", 1);
+		step(ctx, "sysbench-style 1 MiB blocks", MEM_PLANNED_SYSBENCH_NS, 1);
 	}
-	if (pinned)
-		(void)sched_setaffinity(0, sizeof(old), &old);
+	unpin(pinned, &old);
 	mem_signs_end(ctx->root, &s0, mono_s() - t0, &r->signs);
 	for (unsigned i = 0; i < r->signs.nflags; i++)
 		bench_warn(ctx, "mem: oversell sign: %s", r->signs.flags[i]);
+	mem_disturbed_warn(ctx, r);
 	if (st != BENCH_OK)
 		return st;
 	if (bench_stopped(ctx))

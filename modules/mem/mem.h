@@ -1,10 +1,17 @@
 /*
  * mem.h — the memory module: bandwidth based on a variant of the STREAM
  * benchmark (Copy, Scale, Add, Triad; 1 and N pinned threads), dependent-
- * load latency over a random cyclic permutation at sizes from 16 KiB past
- * 4x the last-level cache (4 KiB pages and transparent huge pages), a
- * sysbench-memory-comparable 1 MiB-block figure (cache-heavy), and the
- * signs of an oversold host (balloon, KSM, swap-in, memory pressure).
+ * load latency over a random cyclic permutation at sizes from 16 KiB up to
+ * 4x the last-level cache (on transparent huge pages; 4 KiB pages at the
+ * top three sizes show the page-walk cost), a sysbench-memory-comparable
+ * 1 MiB-block figure (cache-heavy), and the signs of an oversold host
+ * (balloon, KSM, swap-in, memory pressure).
+ *
+ * By default the STREAM arrays are sized from the cache knee the latency
+ * curve measured (4x, bounded MEM_FAST_MIN..MEM_FAST_MAX, grown while Triad
+ * at S and 2S differ by more than MEM_GROW_TOL), on huge pages, with
+ * repetitions budgeted by time; --mem-strict keeps STREAM's own rule
+ * (4x the sysfs LLC, best of 10, the pages malloc would get).
  */
 #ifndef VPSBENCH_MEM_H
 #define VPSBENCH_MEM_H
@@ -20,13 +27,30 @@
 #define MEM_MIN_SIZE (1ULL << 20)      /* --mem-size floor, per array */
 #define MEM_ASSUMED_LLC (64ULL << 20)  /* LLC size when neither sysfs nor CPUID has one */
 #define MEM_LLC_FACTOR 4               /* STREAM: each array >= 4x the cache */
-#define MEM_REPS 11                    /* best of 10, the first skipped */
+#define MEM_REPS 11                    /* at most (--mem-strict: always): best of 10, the first skipped */
+#define MEM_MIN_REPS 6                 /* at least: 5 counted */
+#define MEM_RUN_NS (1200ULL * 1000000ULL) /* repetitions past MEM_MIN_REPS while a run is under this */
+#define MEM_FAST_MIN (64ULL << 20)     /* default array bounds (4x the measured knee) */
+#define MEM_FAST_MAX (256ULL << 20)
+#define MEM_GROW_TOL 0.05              /* Triad at S and 2S agree within 5%: no cache left in S */
+#define MEM_GROW_REPS 4                /* Triad repetitions per size of that check (best of 3) */
+#define MEM_LAT_MAX (1280ULL << 20)    /* default curve's top (4x a 320 MiB LLC); --mem-strict: none */
+#define MEM_LAT_4K_POINTS 3            /* 4 KiB pages: the curve's top three sizes */
+#define MEM_KNEE_AGREE 2               /* sysfs LLC above 2x the knee: the knee names the levels */
 #define MEM_STREAM_SCALAR 3.0
 #define MEM_MAX_SIZES 48
 #define MEM_MAX_FLAGS 6
 #define MEM_LAT_MIN (16ULL << 10)
 #define MEM_SB_BLOCK (1ULL << 20)      /* sysbench --memory-block-size=1M */
-#define MEM_PLANNED_NS (10ULL * 1000000000ULL) /* progress estimate of a default run */
+/* progress estimates of a default run's steps (2-vCPU VM, LLC knee < 16 MiB) */
+#define MEM_STEP_LAT_HUGE_NS (1600ULL * 1000000ULL)  /* the huge-page curve */
+#define MEM_STEP_LAT_4K_NS (600ULL * 1000000ULL)     /* the three 4 KiB points */
+#define MEM_STEP_GROW_NS (500ULL * 1000000ULL)       /* Triad at S and 2S */
+#define MEM_STEP_STREAM_NS (1650ULL * 1000000ULL)    /* one STREAM run */
+#define MEM_PLANNED_STREAM_NS (MEM_STEP_GROW_NS + 2 * MEM_STEP_STREAM_NS)
+#define MEM_PLANNED_LATENCY_NS (MEM_STEP_LAT_HUGE_NS + MEM_STEP_LAT_4K_NS)
+#define MEM_PLANNED_SYSBENCH_NS (1000ULL * 1000000ULL) /* read + write, 0.5 s each */
+#define MEM_PLANNED_STRICT 2            /* --mem-strict: about that many times as long */
 
 enum mem_kernel { MEM_COPY = 0, MEM_SCALE, MEM_ADD, MEM_TRIAD, MEM_NKERNELS };
 enum mem_level { MEM_L1 = 0, MEM_L2, MEM_LLC, MEM_DRAM, MEM_NLEVELS };
@@ -41,6 +65,9 @@ struct mem_stream {
 	unsigned threads;
 	unsigned reps;                     /* repetitions run (the first is not counted) */
 	const char *isa;                   /* the kernels' loops: "avx2", "sse2", "baseline" */
+	uint64_t array_bytes;              /* per array, the part this run used */
+	bool first_touch;                  /* each thread faulted in its own slice for this run */
+	enum mbool huge_used;              /* AnonHugePages seen backing the arrays */
 	bool validated;                    /* the arrays held STREAM's expected values after */
 	struct mdbl mbps[MEM_NKERNELS];    /* best rep, decimal MB/s */
 	struct mdbl avg_s[MEM_NKERNELS], min_s[MEM_NKERNELS], max_s[MEM_NKERNELS];
@@ -51,6 +78,7 @@ struct mem_stream {
 struct mem_curve {
 	bool present;
 	bool huge;                         /* MADV_HUGEPAGE asked for */
+	bool page_walk;                    /* 4 KiB pages at the top sizes only: the page-walk cost */
 	enum mbool huge_used;              /* AnonHugePages seen backing the buffer */
 	char reason[128];                  /* why absent or not huge */
 	unsigned n;
@@ -82,6 +110,16 @@ struct mem_signs {
 	char flags[MEM_MAX_FLAGS][HOST_MEM_FLAG_LEN]; /* what was seen, for people */
 };
 
+/* The check that the arrays are past the cache: 1-thread Triad at S and at 2S. */
+#define MEM_MAX_GROW 4
+struct mem_grow {
+	unsigned n;
+	uint64_t bytes[MEM_MAX_GROW];      /* per array */
+	double mbps[MEM_MAX_GROW];         /* best Triad MB/s at that size */
+	bool settled;                      /* the last two sizes agreed within MEM_GROW_TOL */
+	bool disturbed;                    /* stopped: a Triad got < PASS_CPU_SHARE_MIN of its CPU */
+};
+
 /* Cache sizes and the memory the arrays may take. */
 struct mem_host {
 	struct mu64 l1d, l2, llc;          /* bytes, from sysfs cache index dirs, else CPUID */
@@ -93,14 +131,21 @@ struct mem_host {
 
 struct mem_result {
 	unsigned tests;                    /* bit per enum mem_test (core/plan.h) that was asked */
+	bool strict;                       /* --mem-strict */
 	struct mem_host host;
+	uint64_t knee_bytes;               /* the cache knee of the huge-page curve; 0 = none seen */
+	uint64_t llc_named;                /* the LLC size the levels were named from */
+	const char *levels_source;         /* "sysfs", "cpuid", "curve" (knee), "assumed" */
+	const char *size_source;           /* "curve knee", "LLC", "--mem-size" */
+	uint64_t lat_max_bytes;            /* the latency curve's top size */
+	struct mem_grow grow;
 	uint64_t llc_used;                 /* LLC size the sizing used (assumed when unknown) */
 	bool llc_assumed;
 	const char *llc_source;            /* "sysfs", "cpuid", "assumed" (MEM_ASSUMED_LLC) */
-	uint64_t want_bytes;               /* per array: 4x LLC, or --mem-size */
-	uint64_t array_bytes;              /* per array, after the caps */
+	uint64_t want_bytes;               /* per array: 4x the knee (bounded), 4x LLC (strict), --mem-size */
+	uint64_t array_bytes;              /* per array, after the caps (the STREAM runs' size) */
 	uint64_t budget_bytes;             /* what all arrays together may take */
-	bool capped;                       /* arrays < 4x LLC (budget or --mem-size): include cache */
+	bool capped;                       /* arrays < 4x the named LLC (budget or --mem-size): include cache */
 	char cap_reason[160];
 	unsigned threads;                  /* N of the N-thread run */
 	const char *threads_source;        /* "affinity", "cgroup quota", "--mem-threads" */
@@ -130,6 +175,29 @@ bool mem_best_of(const double *t, unsigned nreps, double *min, double *avg, doub
 uint64_t mem_budget(uint64_t avail, uint64_t cg_limit, uint64_t cg_used);
 uint64_t mem_array_bytes(uint64_t want, uint64_t budget, bool *capped);
 
+/*
+ * The cache knee of a latency curve: the largest size whose latency is
+ * below half the top size's, all larger ones at or above it; 0 when the
+ * curve has fewer than 3 points or no such step (the top below twice the
+ * first point's latency).
+ */
+uint64_t mem_knee(const uint64_t *size, const double *ns, unsigned n);
+/* The default array size: 4x the knee rounded up to 1 MiB, within MEM_FAST_MIN..MAX. */
+uint64_t mem_fast_size(uint64_t knee);
+/* The latency curve's top: 4x llc (at least MEM_FAST_MIN; at most MEM_LAT_MAX unless strict), within budget/2. */
+uint64_t mem_lat_max(uint64_t llc, uint64_t budget, bool strict);
+/* Whether Triad at a size and at twice it agree: |b - a| <= MEM_GROW_TOL x b. */
+bool mem_grow_agrees(double mbps_s, double mbps_2s);
+/*
+ * After the newest point of the S/2S check (share: the CPU its Triad got,
+ * < 0 unknown): false when done, with *s the size to run at (the first of
+ * two that agreed, or the first of all when the check was starved); true
+ * to go on, *s the newest size.
+ */
+bool mem_grow_step(struct mem_grow *g, double share, uint64_t *s);
+/* Repetitions to run: MEM_REPS if strict, else until MEM_RUN_NS is spent (at least MEM_MIN_REPS). */
+bool mem_rep_more(unsigned done, uint64_t elapsed_ns, bool strict);
+
 /* The median of v[0..n) (sorts v in place); 0 when n is 0. */
 double mem_median(double *v, unsigned n);
 
@@ -138,7 +206,8 @@ bool mem_parse_cache_size(const char *s, uint64_t *bytes);
 
 /*
  * Sizes for the latency curve: 16 KiB upward by steps of 2^(1/2) (4 KiB
- * aligned) up to max; returns how many (<= MEM_MAX_SIZES).
+ * aligned) up to max, and max itself always last (in place of a grid point
+ * within 25% below it); returns how many (<= MEM_MAX_SIZES).
  */
 unsigned mem_lat_sizes(uint64_t max, uint64_t *size, unsigned cap);
 

@@ -104,9 +104,79 @@ unsigned mem_lat_sizes(uint64_t max, uint64_t *size, unsigned cap)
 		if (p + p / 2 <= max && n < cap)
 			size[n++] = p + p / 2;
 	}
-	if (n && size[n - 1] < max && n < cap && max - size[n - 1] >= size[n - 1] / 4)
-		size[n++] = max & ~4095ULL;
+	/* the top is max itself: a DRAM point at 4x LLC however the grid falls */
+	if (n && size[n - 1] < (max & ~4095ULL)) {
+		if (n < cap && (max & ~4095ULL) - size[n - 1] >= size[n - 1] / 4)
+			n++;
+		size[n - 1] = max & ~4095ULL;
+	}
 	return n;
+}
+
+uint64_t mem_knee(const uint64_t *size, const double *ns, unsigned n)
+{
+	double half;
+
+	if (n < 3 || !(ns[n - 1] >= 2 * ns[0]))
+		return 0;
+	half = ns[n - 1] / 2;
+	for (unsigned i = n - 1; i-- > 0;)
+		if (ns[i] < half)
+			return size[i];
+	return 0;
+}
+
+uint64_t mem_fast_size(uint64_t knee)
+{
+	uint64_t s = MEM_LLC_FACTOR * knee;
+
+	s = (s + (1ULL << 20) - 1) & ~((1ULL << 20) - 1);
+	return s < MEM_FAST_MIN ? MEM_FAST_MIN : s > MEM_FAST_MAX ? MEM_FAST_MAX : s;
+}
+
+uint64_t mem_lat_max(uint64_t llc, uint64_t budget, bool strict)
+{
+	uint64_t m = MEM_LLC_FACTOR * llc;
+
+	if (!strict) {
+		if (m < MEM_FAST_MIN)
+			m = MEM_FAST_MIN;
+		if (m > MEM_LAT_MAX)
+			m = MEM_LAT_MAX;
+	}
+	/* the buffer and its index (4 bytes a 64-byte line) within the budget */
+	if (budget != UINT64_MAX && m + m / 16 > budget)
+		m = budget / 17 * 16;
+	return m & ~4095ULL;
+}
+
+bool mem_grow_agrees(double mbps_s, double mbps_2s)
+{
+	return mbps_2s > 0 && fabs(mbps_2s - mbps_s) <= MEM_GROW_TOL * mbps_2s;
+}
+
+bool mem_grow_step(struct mem_grow *g, double share, uint64_t *s)
+{
+	if (g->n >= 2 && mem_grow_agrees(g->mbps[g->n - 2], g->mbps[g->n - 1])) {
+		g->settled = true;
+		*s = g->bytes[g->n - 2];
+		return false;
+	}
+	/* a starved check's disagreement is the neighbours', not cache: keep S */
+	if (share >= 0 && share < PASS_CPU_SHARE_MIN) {
+		g->disturbed = true;
+		*s = g->bytes[0];
+		return false;
+	}
+	*s = g->bytes[g->n - 1];
+	return true;
+}
+
+bool mem_rep_more(unsigned done, uint64_t elapsed_ns, bool strict)
+{
+	if (strict || done < MEM_MIN_REPS)
+		return done < MEM_REPS;
+	return done < MEM_REPS && elapsed_ns < MEM_RUN_NS;
 }
 
 static int cmp_dbl(const void *a, const void *b)

@@ -3,9 +3,12 @@
  * random cyclic permutation of the cache lines of a buffer (Sattolo's
  * algorithm: one cycle through every line), one pointer per 64-byte line,
  * so each load waits for the one before and hardware prefetch cannot
- * guess the next line. Sizes go from 16 KiB up to the largest allowed;
- * ns per access = the median over timed chunks of elapsed / loads. Run on 4 KiB pages (MADV_NOHUGEPAGE)
- * and on transparent huge pages (MADV_HUGEPAGE) where the kernel has them.
+ * guess the next line. Sizes go from 16 KiB up to the largest allowed
+ * (or only its top few: 4 KiB pages, to show the page-walk cost); ns per
+ * access = the median over timed chunks of elapsed / loads. Run on
+ * transparent huge pages (MADV_HUGEPAGE) where the kernel has them, and on
+ * 4 KiB pages (MADV_NOHUGEPAGE). The calling thread's CPU time over the
+ * curve against its wall time is the curve's CPU share.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -13,8 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "core/clock.h"
+#include "core/proc_stat.h"
 #include "mem_kern.h"
 #include "mem_priv.h"
 
@@ -44,8 +49,7 @@ static uint64_t xorshift(uint64_t *s)
 	return x * 0x2545F4914F6CDD1DULL;
 }
 
-/* kB of AnonHugePages backing the mapping that starts at p (/proc/self/smaps), -1 unknown. */
-static long huge_kb(const void *p)
+long mem_huge_kb(const void *p)
 {
 	FILE *f = fopen("/proc/self/smaps", "re");
 	char line[512];
@@ -85,22 +89,45 @@ static void build_ring(char *buf, uint32_t *idx, size_t nl, uint64_t *seed)
 		*(void **)(buf + (size_t)i * LINE) = buf + (size_t)idx[i] * LINE;
 }
 
-int mem_chase_curve(const struct bench_ctx *ctx, uint64_t max, bool huge, struct mem_curve *out)
+static double thread_cpu_s(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) < 0)
+		return -1;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int mem_chase_curve(const struct bench_ctx *ctx, uint64_t max, bool huge, unsigned top, int cpu,
+		    struct mem_curve *out)
 {
 	size_t maplen = (size_t)max + HUGE_ALIGN;
 	char *map, *buf;
 	uint32_t *idx = NULL;
 	uint64_t seed = 0x9e3779b97f4a7c15ULL;
 	void *volatile sink;
+	struct proc_stat *ps = calloc(2, sizeof(*ps));
+	double c0 = thread_cpu_s(), c1, w0 = mono_s();
 	long kb;
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
 	out->huge = huge;
+	out->page_walk = top > 0;
+	if (!ps) {
+		snprintf(out->reason, sizeof(out->reason), "out of memory");
+		return -1;
+	}
+	proc_stat_read(ctx->root, &ps[0]);
 	out->n = mem_lat_sizes(max, out->size, MEM_MAX_SIZES);
+	if (top && out->n > top) {
+		memmove(out->size, out->size + out->n - top, top * sizeof(out->size[0]));
+		out->n = top;
+	}
 	if (!out->n) {
 		snprintf(out->reason, sizeof(out->reason), "buffer below 16 KiB");
 		out->n = 0;
+		free(ps);
 		return -1;
 	}
 	map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -108,6 +135,7 @@ int mem_chase_curve(const struct bench_ctx *ctx, uint64_t max, bool huge, struct
 		snprintf(out->reason, sizeof(out->reason), "mmap %zu MiB: %s", maplen >> 20,
 			 strerror(errno));
 		out->n = 0;
+		free(ps);
 		return -1;
 	}
 	buf = (char *)(((uintptr_t)map + HUGE_ALIGN - 1) & ~(uintptr_t)(HUGE_ALIGN - 1));
@@ -125,7 +153,7 @@ int mem_chase_curve(const struct bench_ctx *ctx, uint64_t max, bool huge, struct
 		goto out;
 	}
 	memset(buf, 0, (size_t)max); /* fault every page in before timing */
-	kb = huge_kb(buf);
+	kb = mem_huge_kb(buf);
 	out->huge_used = kb < 0 ? MB_UNKNOWN : mbool_of(kb > 0);
 	if (huge && out->huge_used == MB_FALSE)
 		snprintf(out->reason, sizeof(out->reason),
@@ -156,8 +184,14 @@ int mem_chase_curve(const struct bench_ctx *ctx, uint64_t max, bool huge, struct
 	}
 	(void)sink;
 	out->present = out->n > 0;
+	c1 = thread_cpu_s();
+	if (c0 >= 0 && c1 >= c0)
+		pass_cpu_set_share(&out->cpu, c1 - c0, 1, mono_s() - w0);
+	proc_stat_read(ctx->root, &ps[1]);
+	out->cpu.steal_pct = proc_stat_steal_pct(proc_stat_diff(&ps[0], &ps[1], &cpu, cpu >= 0));
 	rc = 0;
 out:
+	free(ps);
 	free(idx);
 	munmap(map, maplen);
 	return rc;

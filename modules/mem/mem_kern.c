@@ -19,9 +19,9 @@
 #else
 #define KERNEL __attribute__((noinline, optimize("tree-vectorize", "vect-cost-model=dynamic", \
 						  "no-tree-loop-distribute-patterns")))
-/* sysbench 1.0.20 is built with -O3 -funroll-loops: its one-load-per-word
- * loop is unrolled, so a plain loop here would be bound by loop overhead
- * (measured 0.38x sysbench's read MiB/s before this) */
+/* sysbench 1.0.20's configure.ac builds it with -O2; a plain loop here was
+ * bound by loop overhead (measured 0.38x Debian's sysbench read MiB/s), so
+ * the one-load-per-word loop is unrolled, as tests/compare/vs-sysbench.sh checks */
 #define SB_KERNEL __attribute__((noinline, optimize("unroll-loops")))
 #endif
 

@@ -7,12 +7,16 @@
  * x block / 2^20 / elapsed. As in sysbench 1.0.20 (Debian 12's), a pass
  * touches every word of the block and a write stores the count of words
  * left to the block's end (so the store loop carries that arithmetic too).
+ * The thread's CPU time over both passes against their wall time is the
+ * figure's CPU share.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/clock.h"
+#include "core/proc_stat.h"
 #include "mem_kern.h"
 #include "mem_priv.h"
 
@@ -34,21 +38,45 @@ static double sb_pass(const struct bench_ctx *ctx, uint64_t *buf, bool write, do
 	return (double)events * (double)MEM_SB_BLOCK / (double)(1 << 20) / ((double)(t1 - t0) / 1e9);
 }
 
-int mem_sysbench_run(const struct bench_ctx *ctx, double seconds, struct mem_sysbench *out,
+static double thread_cpu_s(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) < 0)
+		return -1;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int mem_sysbench_run(const struct bench_ctx *ctx, double seconds, int cpu, struct mem_sysbench *out,
 		     char *err, size_t errlen)
 {
 	uint64_t *buf = NULL;
-	double r, w;
+	struct proc_stat *ps = calloc(2, sizeof(*ps));
+	double r, w, c0, c1, w0;
 	int e;
 
 	memset(out, 0, sizeof(*out));
+	if (!ps) {
+		snprintf(err, errlen, "sysbench-style block: calloc: %s", strerror(ENOMEM));
+		return -1;
+	}
 	if ((e = posix_memalign((void **)&buf, 4096, MEM_SB_BLOCK)) != 0) {
 		snprintf(err, errlen, "sysbench-style block: posix_memalign: %s", strerror(e));
+		free(ps);
 		return -1;
 	}
 	memset(buf, 0, MEM_SB_BLOCK);
+	proc_stat_read(ctx->root, &ps[0]);
+	c0 = thread_cpu_s();
+	w0 = mono_s();
 	r = sb_pass(ctx, buf, false, seconds);
 	w = sb_pass(ctx, buf, true, seconds);
+	c1 = thread_cpu_s();
+	if (c0 >= 0 && c1 >= c0)
+		pass_cpu_set_share(&out->cpu, c1 - c0, 1, mono_s() - w0);
+	proc_stat_read(ctx->root, &ps[1]);
+	out->cpu.steal_pct = proc_stat_steal_pct(proc_stat_diff(&ps[0], &ps[1], &cpu, cpu >= 0));
+	free(ps);
 	free(buf);
 	out->present = true;
 	out->seconds = seconds;

@@ -35,7 +35,7 @@
 # Like with like: every 1-thread figure of both sides runs on the same CPU,
 # vpsbench's single_cpu; N-thread runs take the first N CPUs on both sides.
 # Then the latency targets: 3 runs of --mem-tests latency, the DRAM plateau
-# (past 4x LLC, 4 KiB pages) of each, spread around their median (target
+# (past 4x LLC, huge pages) of each, spread around their median (target
 # +-10%) and DRAM / L1 (target >= 3).
 #
 # Usage: tests/compare/vs-stream.sh; PAIRS=N rounds (default 5), SB_PAIRS
@@ -161,11 +161,11 @@ print("  sysbench memory: read %.0f write %.0f MiB/s (medians)" % (med(pr), med(
 print("  read  vs sysbench: %.3f   (per pair: %s)" % (med(rr), " ".join("%.3f" % x for x in rr)))
 print("  write vs sysbench: %.3f   (per pair: %s)" % (med(rw), " ".join("%.3f" % x for x in rw)))
 
-# --- latency: 3 runs, the DRAM plateau on 4 KiB pages
-print("\nlatency: DRAM plateau (4 KiB pages) of 3 runs:")
+# --- latency: 3 runs, the DRAM plateau on huge pages (the 4 KiB points are page walks)
+print("\nlatency: DRAM plateau (huge pages) of 3 runs:")
 d, l1 = [], []
 for i in range(3):
-    c = vpsbench("latency")["latency"][0]["levels_ns"]
+    c = [x for x in vpsbench("latency")["latency"] if x["pages"] == "huge"][0]["levels_ns"]
     d.append(c["DRAM"]); l1.append(c["L1"])
 print("  DRAM ns:", ", ".join("%.1f" % x if x else "-" for x in d), "  L1 ns:", ", ".join("%.2f" % x if x else "-" for x in l1))
 dv = [x for x in d if x]
