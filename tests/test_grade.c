@@ -50,10 +50,10 @@ TH_TEST(grade_every_tier_boundary)
 		{ "cpu_scaling_per_core", 0.74, "capped" }, { "cpu_scaling_per_core", 0.75, "scales" },
 		{ "cpu_single_eps", 799, "slow" }, { "cpu_single_eps", 800, "modest" },
 		{ "mem_triad_1t_mbps", 9999, "oversold" }, { "mem_triad_1t_mbps", 10000, "normal" },
-		{ "mem_latency_ns", 79, "excellent" }, { "mem_latency_ns", 80, "excellent" },
-		{ "mem_latency_ns", 81, "good" }, { "mem_latency_ns", 110, "good" },
-		{ "mem_latency_ns", 120, "acceptable" }, { "mem_latency_ns", 150, "acceptable" },
-		{ "mem_latency_ns", 151, "slow" },
+		{ "mem_latency_huge_ns", 79, "excellent" }, { "mem_latency_huge_ns", 80, "excellent" },
+		{ "mem_latency_huge_ns", 81, "good" }, { "mem_latency_huge_ns", 110, "good" },
+		{ "mem_latency_huge_ns", 120, "acceptable" }, { "mem_latency_huge_ns", 150, "acceptable" },
+		{ "mem_latency_huge_ns", 151, "slow" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const char *got = tier_name(cases[i].metric, cases[i].v);
