@@ -77,3 +77,28 @@ t_umount_below() {
 		umount "$m" 2>/dev/null
 	done
 }
+# t_mount_point DIR: the mount DIR is on, as vpsbench names it: among the
+# mounts of DIR's device (st_dev), the one whose mount point is the longest
+# prefix of DIR; none (a chroot sees no mount for its root): the top of the
+# walk up while st_dev stays the same. Not df: after `ip netns add`, df
+# names /run/netns (a bind mount of the same filesystem) for any directory.
+t_mount_point() {
+	python3 - "$1" <<'EOF'
+import os, sys
+d = os.path.realpath(sys.argv[1])
+dev = os.stat(d).st_dev
+want = "%d:%d" % (os.major(dev), os.minor(dev))
+best = None
+for line in open("/proc/self/mountinfo"):
+    f = line.split()
+    m = f[4].encode().decode("unicode_escape")
+    if f[2] == want and (m == "/" or d == m or d.startswith(m + "/")):
+        if best is None or len(m) >= len(best):
+            best = m
+if best is None:
+    best = d
+    while best != "/" and os.stat(os.path.dirname(best)).st_dev == dev:
+        best = os.path.dirname(best)
+print(best)
+EOF
+}

@@ -14,7 +14,9 @@
 # at nice 19 during the shared and alone parts (a nice-19 compile takes
 # about 1.5% of a CPU from a test that wants it) and links the static
 # binary, which the "last" scripts run, in RUN_ALL_BEFORE_LAST.
-# TEST_JOBS=1 runs everything one after another.
+# TEST_JOBS=1 runs everything one after another. A script that takes far
+# longer than the rest (a whole CI run in a chroot) says "# run-all: opt-in"
+# and runs, alone, only with TEST_OPT_IN=1.
 cd "$(dirname "$0")/.." || exit 1
 export VPSBENCH_SRCDIR=$PWD
 jobs_max=${TEST_JOBS:-2}
@@ -51,6 +53,7 @@ for t in tests/smoke_*.sh tests/fuzz/smoke.sh; do
 	if grep -q '^# run-all: alone' "$t"; then alone+=("$t")
 	elif grep -q '^# run-all: long' "$t"; then long+=("$t")
 	elif grep -q '^# run-all: last' "$t"; then last+=("$t")
+	elif grep -q '^# run-all: opt-in' "$t"; then [ -n "${TEST_OPT_IN:-}" ] && alone+=("$t")
 	else shared+=("$t"); fi
 done
 shared=("${long[@]}" "${shared[@]}")
