@@ -56,10 +56,16 @@ fi
 chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
 	TERM=dumb /bin/bash -c "$cmd" > "$root.run.log" 2>&1
 rc=$?; step run $rc
-# every mount of ours, deepest first, each umount checked
+# every mount of ours, each umount checked; then what the tests inside
+# left (ip netns add's /run/netns bind mount stays after ip netns del),
+# deepest first, named, each checked too
 urc=0
 for m in "$root/dev" "$root/sys" "$root/proc"; do
 	umount -R "$m" || urc=1
+done
+for m in $(awk -v r="$root/" 'index($5, r) == 1 { print $5 }' /proc/self/mountinfo | sort -r); do
+	echo "left by the run inside: ${m#"$root"}"
+	umount "$m" || urc=1
 done
 left=$(awk -v r="$root/" 'index($5, r) == 1' /proc/self/mountinfo | wc -l)
 [ "$left" -eq 0 ] || urc=1
