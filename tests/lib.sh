@@ -71,11 +71,21 @@ t_wait_test_file() {
 	return 1
 }
 # t_umount_below DIR: unmounts everything mounted below DIR, deepest first
+# (a trap's cleanup); a mount that stays is said on stderr, and
+# tests/run-all.sh fails the suite for any mount a test left behind
 t_umount_below() {
 	local m
 	for m in $(awk -v b="$1/" 'index($2, b) == 1 { print $2 }' /proc/mounts | sort -r); do
-		umount "$m" 2>/dev/null
+		umount "$m" 2>/dev/null || echo "t_umount_below: $m stays mounted: $(umount "$m" 2>&1)" >&2
 	done
+}
+# t_umount DIR: unmounts DIR once (no retry, no lazy umount), as a check:
+# a busy mount is a failure named "umount_<dir name>", never a silent leak
+t_umount() {
+	local err
+	err=$(umount "$1" 2>&1) && return 0
+	t_fail "umount_$(basename "$1")" "$err"
+	return 1
 }
 # t_mount_point DIR: the mount DIR is on, as vpsbench names it: among the
 # mounts of DIR's device (st_dev), the one whose mount point is the longest

@@ -31,6 +31,10 @@ tally() { # reads "...: N passed, N failed, N skipped" lines from a log
 }
 logs=$(mktemp -d); trap 'rm -rf "$logs"' EXIT
 start=$SECONDS
+# the mounts below the tests' temporary directories (vpsbench-*), now and
+# at the end: one made by a test and left behind fails the suite
+test_mounts() { awk '$5 ~ /\/vpsbench-/ { print $5 }' /proc/self/mountinfo | sort; }
+test_mounts > "$logs/mounts.before"
 echo "== unit and fixture tests (ASan/UBSan)"
 ./build/san/unit > "$logs/unit" 2>&1; rc=$?
 cat "$logs/unit"; tally "$logs/unit" unit
@@ -91,6 +95,13 @@ for t in "${shared[@]}" "${alone[@]}" "${last[@]}"; do
 	cat "$logs/$n.log"; tally "$logs/$n.log" "$t"
 	times="$times$(cat "$logs/$n.s" 2>/dev/null || echo '? ?') $t"$'\n'
 done
+left=$(test_mounts | comm -13 "$logs/mounts.before" -)
+if [ -n "$left" ]; then
+	echo "FAIL mounts left behind by the tests:"; echo "$left" | sed 's/^/  /'
+	fail=$((fail + 1))
+else
+	pass=$((pass + 1)); echo "ok   no mount left behind"
+fi
 echo
 echo "scripts by wall seconds, with the CPU seconds each used ($jobs_max at a time, then ${#alone[@]} alone, then ${#last[@]} last; $((SECONDS - start)) s in all):"
 printf '%s' "$times" | sort -rn | awk '{ printf "  %4s s  cpu %4s s  %s\n", $1, $2, $3 }'

@@ -116,7 +116,7 @@ if t_is_root; then
 		[ $rc -eq 0 ] && t_json "$base/tm.json" "p['status'] == 'ok' and p['read']['iops'] > 50" \
 			"any('tmpfs' in w for w in j['warnings'])" && empty_dir "$d" \
 			&& t_ok tmpfs_run || t_fail tmpfs_run "rc=$rc"
-		umount "$d"
+		t_umount "$d"
 	else
 		t_skip tmpfs_run "mount -t tmpfs failed"
 	fi
@@ -129,7 +129,7 @@ if t_is_root; then
 			"'O_DIRECT' in p['direct_reason']" \
 			"any('buffered' in w for w in j['warnings'])" && empty_dir "$d" \
 			&& t_ok ramfs_buffered || t_fail ramfs_buffered "rc=$rc"
-		umount "$d"
+		t_umount "$d"
 	else
 		t_skip ramfs_buffered "mount -t ramfs failed"
 	fi
