@@ -79,6 +79,13 @@ t_umount_below() {
 		umount "$m" 2>/dev/null || echo "t_umount_below: $m stays mounted: $(umount "$m" 2>&1)" >&2
 	done
 }
+# t_umount_checked_below DIR: every mount below DIR, deepest first, with t_umount
+t_umount_checked_below() {
+	local m
+	for m in $(awk -v b="$1/" 'index($2, b) == 1 { print $2 }' /proc/mounts | sort -r); do
+		t_umount "$m"
+	done
+}
 # t_umount DIR: unmounts DIR once (no retry, no lazy umount), as a check:
 # a busy mount is a failure named "umount_<dir name>", never a silent leak
 t_umount() {

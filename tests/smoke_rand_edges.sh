@@ -137,4 +137,5 @@ else
 		"all('io_uring_disabled=2' in x['engine_fallback_reason'] for x in ps)" && empty_dir "$d" \
 		&& t_ok uring_disabled_sysctl || t_fail uring_disabled_sysctl "rc=$rc $(head -c 400 "$base/k.err")"
 fi
+t_umount_checked_below "$base"
 t_summary rand_edges
