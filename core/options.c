@@ -148,7 +148,7 @@ static const struct opt_def opt_table[] = {
 	{ "upload-header", OK_LIST, OFF(upload_header), 0, 0, NULL, "'N: V'",
 	  "extra request header, e.g. a token; repeatable; never logged" },
 	{ "upload-format", OK_ENUM, OFF(upload_format), 0, 0, upload_format_names, "FMT",
-	  "json|yabs|prom body; prom PUTs to a Pushgateway (default: json)" },
+	  "json|yabs|prom body (yabs: passes as --format yabs); prom PUTs to a Pushgateway (default: json)" },
 	{ "allow-http", OK_FLAG, OFF(allow_http), 0, 0, NULL, NULL,
 	  "allow plain http:// upload URLs" },
 	{ "cacert", OK_STR, OFF(cacert), 0, 0, NULL, "FILE",

@@ -131,24 +131,27 @@ static void apply_run_overrides(const struct bench_opts *o, struct rand_pass_spe
 }
 
 /*
- * --format yabs: yabs's fio[] needs its four passes. When the plan has
- * none that match, they are added after the profile's own, with the
- * command line's size/runtime/ramp/seed but yabs's shape.
+ * --format yabs, and --upload-format yabs with an --upload: yabs's fio[]
+ * needs its four passes. When the plan has none that match, they are
+ * added after the profile's own, with the command line's
+ * size/runtime/ramp/seed but yabs's shape.
  */
 static int add_yabs_passes(const struct bench_opts *o, struct bench_plan *plan, char *err,
 			   size_t errlen)
 {
 	const struct profile_def *y = profile_named("yabs");
 	unsigned had = plan->nrand;
+	const char *flag = o->format == FMT_YABS ? "--format yabs" :
+			   o->upload.n && o->upload_format.v == UPFMT_YABS ? "--upload-format yabs" : NULL;
 
-	if (o->format != FMT_YABS || !options_module_selected(o, MOD_rand))
+	if (!flag || !options_module_selected(o, MOD_rand))
 		return 0;
 	for (unsigned i = 0; i < plan->nrand; i++)
 		if (plan_pass_is_yabs(&plan->rand[i]))
 			return 0;
 	if (plan->nrand + y->npass > RAND_MAX_PASSES) {
-		snprintf(err, errlen, "--format yabs needs yabs's %u passes and profile %s already has %u "
-			 "(at most %d in all): use --profile yabs", y->npass, plan->profile,
+		snprintf(err, errlen, "%s needs yabs's %u passes and profile %s already has %u "
+			 "(at most %d in all): use --profile yabs", flag, y->npass, plan->profile,
 			 plan->nrand, RAND_MAX_PASSES);
 		return -1;
 	}
@@ -159,9 +162,9 @@ static int add_yabs_passes(const struct bench_opts *o, struct bench_plan *plan, 
 		apply_run_overrides(o, r);
 	}
 	snprintf(plan->note, sizeof(plan->note),
-		 "--format yabs: profile %s has no pass with yabs's settings; running yabs's "
-		 "randrw 50/50 qd64 2-job passes at 4k, 64k, 512k and 1m after its %u", plan->profile,
-		 had);
+		 "%s: profile %s has no pass with yabs's settings; running yabs's "
+		 "randrw 50/50 qd64 2-job passes at 4k, 64k, 512k and 1m after its %u", flag,
+		 plan->profile, had);
 	return 0;
 }
 

@@ -4,7 +4,8 @@ a time, to a temporary copy of the tree, rebuilds, runs the test named for
 it and reports it caught (the test failed) or survived, then a mutation
 score. `mutate.py --check` only checks that every mutant still applies (its
 exact text is in its file exactly once); a mutant that does not names itself
-and fails the run, so the list cannot rot silently.
+and fails the run, so the list cannot rot silently. Both also check that
+every module folder, renderer and fleet output has a mutant (owners()).
 
   scripts/mutate.py [--check] [--only ID[,ID]] [--part K/N] [--keep]
 
@@ -12,6 +13,7 @@ and fails the run, so the list cannot rot silently.
 The copy takes the current build/ along (timestamps kept), so only what a
 mutant touches is compiled again."""
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -69,6 +71,40 @@ def check(muts, root):
     return bad
 
 
+def owners(root):
+    """What must have mutants, from the tree itself: every module folder
+    (modules/NAME/), every renderer that render/render.h declares
+    (render_NAME(): render/NAME.c and render/NAME_*.c) and every fleet output
+    that render/fleet_render.h declares (fleet_NAME(): render/fleet_NAME.c).
+    Returns [(what, test of a path)]."""
+    out = []
+    mods = os.path.join(root, "modules")
+    for n in sorted(os.listdir(mods)) if os.path.isdir(mods) else []:
+        if os.path.isdir(os.path.join(mods, n)):
+            out.append(("module " + n, lambda f, n=n: f.startswith("modules/%s/" % n)))
+    # a format's entry point takes the report and the plan (struct fleet for
+    # a fleet output); render_section_ran() and other helpers do not
+    for hdr, pat, arg, kind in (("render.h", r"\brender_(\w+)\s*\(([^;{]*)\)\s*;", "struct bench_plan", "renderer"),
+                                ("fleet_render.h", r"\bfleet_(\w+)\s*\(([^;{]*)\)\s*;", "struct fleet ",
+                                 "fleet output")):
+        try:
+            text = open(os.path.join(root, "render", hdr)).read()
+        except OSError:
+            continue
+        for n in sorted(set(n for n, args in re.findall(pat, text) if arg in args)):
+            if kind == "renderer":
+                test = lambda f, n=n: f == "render/%s.c" % n or f.startswith("render/%s_" % n)
+            else:
+                test = lambda f, n=n: f == "render/fleet_%s.c" % n
+            out.append(("%s %s" % (kind, n), test))
+    return out
+
+
+def coverage(muts, root):
+    return ["%s has no mutant in tests/mutants.txt: a new module or renderer comes with its own" % what
+            for what, test in owners(root) if not any(test(m["file"]) for m in muts)]
+
+
 def run(cmd, cwd, log):
     with open(log, "w") as f:
         return subprocess.call(["bash", "-c", cmd], cwd=cwd, stdout=f, stderr=subprocess.STDOUT)
@@ -78,6 +114,7 @@ def main():
     args = sys.argv[1:]
     muts, bad = load()
     bad += check(muts, ROOT)
+    bad += coverage(muts, ROOT)
     if len(muts) < 25:
         bad.append("tests/mutants.txt: %d mutants, at least 25 wanted" % len(muts))
     for b in bad:

@@ -71,9 +71,51 @@ t_wait_test_file() {
 	return 1
 }
 # t_umount_below DIR: unmounts everything mounted below DIR, deepest first
+# (a trap's cleanup); a mount that stays is said on stderr, and
+# tests/run-all.sh fails the suite for any mount a test left behind
 t_umount_below() {
 	local m
 	for m in $(awk -v b="$1/" 'index($2, b) == 1 { print $2 }' /proc/mounts | sort -r); do
-		umount "$m" 2>/dev/null
+		umount "$m" 2>/dev/null || echo "t_umount_below: $m stays mounted: $(umount "$m" 2>&1)" >&2
 	done
+}
+# t_umount_checked_below DIR: every mount below DIR, deepest first, with t_umount
+t_umount_checked_below() {
+	local m
+	for m in $(awk -v b="$1/" 'index($2, b) == 1 { print $2 }' /proc/mounts | sort -r); do
+		t_umount "$m"
+	done
+}
+# t_umount DIR: unmounts DIR once (no retry, no lazy umount), as a check:
+# a busy mount is a failure named "umount_<dir name>", never a silent leak
+t_umount() {
+	local err
+	err=$(umount "$1" 2>&1) && return 0
+	t_fail "umount_$(basename "$1")" "$err"
+	return 1
+}
+# t_mount_point DIR: the mount DIR is on, as vpsbench names it: among the
+# mounts of DIR's device (st_dev), the one whose mount point is the longest
+# prefix of DIR; none (a chroot sees no mount for its root): the top of the
+# walk up while st_dev stays the same. Not df: after `ip netns add`, df
+# names /run/netns (a bind mount of the same filesystem) for any directory.
+t_mount_point() {
+	python3 - "$1" <<'EOF'
+import os, sys
+d = os.path.realpath(sys.argv[1])
+dev = os.stat(d).st_dev
+want = "%d:%d" % (os.major(dev), os.minor(dev))
+best = None
+for line in open("/proc/self/mountinfo"):
+    f = line.split()
+    m = f[4].encode().decode("unicode_escape")
+    if f[2] == want and (m == "/" or d == m or d.startswith(m + "/")):
+        if best is None or len(m) >= len(best):
+            best = m
+if best is None:
+    best = d
+    while best != "/" and os.stat(os.path.dirname(best)).st_dev == dev:
+        best = os.path.dirname(best)
+print(best)
+EOF
 }

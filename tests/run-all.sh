@@ -14,7 +14,9 @@
 # at nice 19 during the shared and alone parts (a nice-19 compile takes
 # about 1.5% of a CPU from a test that wants it) and links the static
 # binary, which the "last" scripts run, in RUN_ALL_BEFORE_LAST.
-# TEST_JOBS=1 runs everything one after another.
+# TEST_JOBS=1 runs everything one after another. A script that takes far
+# longer than the rest (a whole CI run in a chroot) says "# run-all: opt-in"
+# and runs, alone, only with TEST_OPT_IN=1.
 cd "$(dirname "$0")/.." || exit 1
 export VPSBENCH_SRCDIR=$PWD
 jobs_max=${TEST_JOBS:-2}
@@ -29,6 +31,10 @@ tally() { # reads "...: N passed, N failed, N skipped" lines from a log
 }
 logs=$(mktemp -d); trap 'rm -rf "$logs"' EXIT
 start=$SECONDS
+# the mounts below the tests' temporary directories (vpsbench-*), now and
+# at the end: one made by a test and left behind fails the suite
+test_mounts() { awk '$5 ~ /\/vpsbench-/ { print $5 }' /proc/self/mountinfo | sort; }
+test_mounts > "$logs/mounts.before"
 echo "== unit and fixture tests (ASan/UBSan)"
 ./build/san/unit > "$logs/unit" 2>&1; rc=$?
 cat "$logs/unit"; tally "$logs/unit" unit
@@ -51,6 +57,7 @@ for t in tests/smoke_*.sh tests/fuzz/smoke.sh; do
 	if grep -q '^# run-all: alone' "$t"; then alone+=("$t")
 	elif grep -q '^# run-all: long' "$t"; then long+=("$t")
 	elif grep -q '^# run-all: last' "$t"; then last+=("$t")
+	elif grep -q '^# run-all: opt-in' "$t"; then [ -n "${TEST_OPT_IN:-}" ] && alone+=("$t")
 	else shared+=("$t"); fi
 done
 shared=("${long[@]}" "${shared[@]}")
@@ -88,6 +95,13 @@ for t in "${shared[@]}" "${alone[@]}" "${last[@]}"; do
 	cat "$logs/$n.log"; tally "$logs/$n.log" "$t"
 	times="$times$(cat "$logs/$n.s" 2>/dev/null || echo '? ?') $t"$'\n'
 done
+left=$(test_mounts | comm -13 "$logs/mounts.before" -)
+if [ -n "$left" ]; then
+	echo "FAIL mounts left behind by the tests:"; echo "$left" | sed 's/^/  /'
+	fail=$((fail + 1))
+else
+	pass=$((pass + 1)); echo "ok   no mount left behind"
+fi
 echo
 echo "scripts by wall seconds, with the CPU seconds each used ($jobs_max at a time, then ${#alone[@]} alone, then ${#last[@]} last; $((SECONDS - start)) s in all):"
 printf '%s' "$times" | sort -rn | awk '{ printf "  %4s s  cpu %4s s  %s\n", $1, $2, $3 }'

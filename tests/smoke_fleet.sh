@@ -91,6 +91,21 @@ for c, m in zip(charts, j["metrics"]):
     outl = sum(1 for n in j["nodes"] if m["metric"] in n["outliers"])
     assert dots.count("mk-wr") == outl, (m["metric"], dots.count("mk-wr"), outl)
 assert "<script" not in h and "http" not in h.replace("http-equiv", "")
+def near(txt, want):  # the printed digits against the JSON figure
+    dec = len(txt.split(".")[1]) if "." in txt else 0
+    return want is not None and abs(float(txt) - want) <= max(0.5 * 10 ** -dec, 0.005 * abs(want)) + 1e-9
+# each dot's title: the node's own value of that metric
+for c, m in zip(charts, j["metrics"]):
+    for lab, num in re.findall(r'<title>([^<:]+): ([0-9.eE+-]+) ', c):
+        node = next(n for n in j["nodes"] if n["label"] == lab)
+        assert near(num, node["values"][m["metric"]]), (m["metric"], lab, num, node["values"][m["metric"]])
+# the table's median, p10 and p90 rows: the JSON's, metric by metric
+for k in ("median", "p10", "p90"):
+    row = re.search(r"<tr><th>%s</th><td></td>(.*?)</tr>" % k, h).group(1)
+    cells = re.findall(r'<td class="n[^"]*">([^<]*)</td>', row)
+    assert len(cells) == len(j["metrics"]), (k, len(cells))
+    for txt, m in zip(cells, j["metrics"]):
+        assert near(txt, m[k]), (k, m["metric"], txt, m[k])
 PY
 
 # bad input

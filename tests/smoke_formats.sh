@@ -69,7 +69,7 @@ m = d["modules"]
 sys.exit(0 if m["seq"]["status"] == "skipped" and m["rand"]["status"] == "skipped"
          and "free" in m["seq"]["reason"] else 1)' "$tmp/failed.json"; then
 		t_ok failed_pass_marked; else t_fail failed_pass_marked; fi
-	umount "$mnt" && mnt=""
+	t_umount "$mnt" && mnt=""
 else
 	t_skip schema_failed_pass "needs root and tmpfs mounts"
 fi
@@ -85,7 +85,7 @@ if t_is_root && mkdir -p "$tmp/ro" && mount --bind "$tmp/ro" "$tmp/ro" 2>/dev/nu
 	else
 		t_skip schema_read_only_dir "cannot remount read-only"
 	fi
-	umount "$mnt" && mnt=""
+	t_umount "$mnt" && mnt=""
 else
 	t_skip schema_read_only_dir "needs root and bind mounts"
 fi

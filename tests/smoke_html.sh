@@ -3,7 +3,7 @@
 # seconds and percentiles, and headless Chromium renders it at phone width
 # without console errors into a screenshot that is not blank.
 . tests/lib.sh
-tmp=$(t_tmpdir); trap 'rm -rf "$tmp"' EXIT
+tmp=$(t_tmpdir); trap 't_umount_below "$tmp"; rm -rf "$tmp"' EXIT
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 
 # a directory name that needs escaping
@@ -123,7 +123,7 @@ grep -q 'class="mk-wr" x=' "$tmp/r.html" && grep -q 'svg .wr{[^}]*stroke-dasharr
 if t_is_root && mkdir -p "$tmp/shm" && mount -t tmpfs -o size=64M tmpfs "$tmp/shm" 2>/dev/null; then
 	"$VPSBENCH" --dir "$tmp/shm" --only rand --size 8M --runtime 1 --ramp 0 --quiet \
 		--html "$tmp/w.html" >/dev/null 2>&1
-	umount "$tmp/shm"
+	t_umount "$tmp/shm"
 	python3 - "$tmp/w.html" <<'PY' && t_ok html_warning_by_grades || t_fail html_warning_by_grades
 import sys
 p = open(sys.argv[1]).read()

@@ -278,7 +278,7 @@ if t_is_root && mkdir -p "$T/noexec" && mount -t tmpfs -o noexec,size=8m tmpfs "
 	( cd "$T/cwd" && PATH=$FPATH TMPDIR=$T/noexec HOME=$T/tmp timeout 60 sh "$T/install.sh" 'n e' ) >"$T/out" 2>"$T/err"; rc=$?
 	[ $rc -eq 0 ] && grep -qx '<n e>' "$T/out" && grep -q 'noexec' "$T/err" && [ -z "$(ls -A "$T/noexec")" ] &&
 		t_ok noexec_tmp_fallback || t_fail noexec_tmp_fallback "rc=$rc $(cat "$T/err")"
-	umount "$T/noexec"
+	t_umount "$T/noexec"
 else
 	t_skip noexec_tmp_fallback "needs root to mount a noexec tmpfs"
 fi

@@ -108,7 +108,7 @@ for x in json.loads(p.stdout)["rand"]["passes"]:
 print("%.3f %.3f" % (tot, rep))
 PY
 )
-	umount "$d"
+	t_umount "$d"
 	echo "process CPU s, reported CPU s: $out"
 	if [ -n "$out" ] && awk -v t="${out% *}" -v r="${out#* }" 'BEGIN { exit !(t > 0 && r >= 0.7 * t && r <= 1.02 * t) }'; then
 		t_ok cpu_counts_io_wq
@@ -137,4 +137,5 @@ else
 		"all('io_uring_disabled=2' in x['engine_fallback_reason'] for x in ps)" && empty_dir "$d" \
 		&& t_ok uring_disabled_sysctl || t_fail uring_disabled_sysctl "rc=$rc $(head -c 400 "$base/k.err")"
 fi
+t_umount_checked_below "$base"
 t_summary rand_edges

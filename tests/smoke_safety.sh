@@ -126,7 +126,7 @@ ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
 }
 SHIM
 if cc -shared -fPIC -o "$base/shim.so" "$base/shim.c" -ldl 2>/dev/null; then
-	mnt=$(df --output=target "$d" | tail -n 1)
+	mnt=$(t_mount_point "$d")
 	for e in 28:enospc 5:eio; do
 		ASAN_OPTIONS=$ASAN_OPTIONS:verify_asan_link_order=0 SHIM_AT=200 SHIM_ERRNO=${e%%:*} \
 			LD_PRELOAD=$base/shim.so "$VPSBENCH" --only sysinfo,rand --engine psync --size 16M \

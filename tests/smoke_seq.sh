@@ -248,4 +248,5 @@ else
 	t_skip no_space_abort "cannot mount tmpfs"
 fi
 
+t_umount_checked_below "$base"
 t_summary seq

@@ -88,4 +88,5 @@ else
 		t_ok zero_data_inflates || t_fail zero_data_inflates "dd zero $z MB/s <= 1.5 x dd random $rm_ MB/s"
 fi
 [ -z "$(ls -A "$mnt")" ] && t_ok btrfs_nothing_left || t_fail btrfs_nothing_left "$(ls -A "$mnt")"
+mountpoint -q "$mnt" && t_umount "$mnt"
 t_summary $name

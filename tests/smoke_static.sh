@@ -173,4 +173,5 @@ if [ -s /etc/ssl/certs/ca-certificates.crt ]; then
 else
 	t_skip upload_distro_bundle "no /etc/ssl/certs/ca-certificates.crt (ca-certificates)"
 fi
+t_umount_checked_below "$T"
 t_summary static

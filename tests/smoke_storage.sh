@@ -251,4 +251,8 @@ else
 	t_skip btrfs_nocow_seq "no loop device / mkfs.btrfs"
 	t_skip btrfs_nocow_rand "no loop device / mkfs.btrfs"
 fi
+# each mount of the test, unmounted once, deepest first, checked (the
+# trap's lazy umount is only for an interrupted run)
+for ((i = ${#MNTS[@]} - 1; i >= 0; i--)); do t_umount "${MNTS[i]}"; done
+MNTS=()
 t_summary $name

@@ -116,6 +116,32 @@ else
 	t_skip received_validates "python3-jsonschema not installed"
 fi
 
+# --upload-format yabs as --format yabs: the default profile has no
+# yabs-shaped pass, so yabs's four are added and stderr says so; the body's
+# fio[] has yabs's shape (yabs's own example, yabs_check.py) and the figures
+# of the run's saved JSON report (truth.py yabs: KiB/s and IOPS of each pass)
+tls_port=$PORT
+start_server yabs ok tls
+mkdir -p "$tmp/yd"
+( cd "$tmp/run" && "$VB" --quiet --only sysinfo,rand --dir "$tmp/yd" --size 16M --runtime 1 --ramp 0 \
+	--upload "https://127.0.0.1:$PORT/up" --cacert "$CA" --upload-format yabs --output "$tmp/ys.json" ) \
+	>"$tmp/ys.out" 2>"$tmp/ys.err"; RC=$?
+if [ $RC -eq 0 ] && [ "$(count yabs)" = 1 ] &&
+   grep -q "^vpsbench: --upload-format yabs: profile default has no pass with yabs's settings; running yabs's" "$tmp/ys.err"
+then t_ok upload_yabs_adds_yabs_passes; else t_fail upload_yabs_adds_yabs_passes "rc=$RC $(head -c 400 "$tmp/ys.err")"; fi
+python3 "$H/yabs_check.py" "$H/yabs-example.json" "$tmp/yabs/body" > "$tmp/.yc" 2>&1 &&
+	python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["fio"]; sys.exit([e["bs"] for e in f] != ["4k", "64k", "512k", "1m"])' \
+	"$tmp/yabs/body" && t_ok upload_yabs_fio_shape || t_fail upload_yabs_fio_shape "$(head -c 400 "$tmp/.yc")"
+python3 "$H/truth.py" yabs "$tmp/ys.json" "$tmp/yabs/body" > "$tmp/.yt" 2>&1 && t_ok upload_yabs_fio_figures \
+	|| t_fail upload_yabs_fio_figures "$(head -c 600 "$tmp/.yt")"
+# --format json with --upload-format json changes no plan: no yabs pass, no note
+( cd "$tmp/run" && "$VB" --quiet --only sysinfo,rand --dir "$tmp/yd" --size 16M --runtime 1 --ramp 0 \
+	--upload "https://127.0.0.1:$PORT/up" --cacert "$CA" --output "$tmp/yj.json" ) >/dev/null 2>"$tmp/yj.err"
+! grep -q 'yabs' "$tmp/yj.err" && t_json "$tmp/yj.json" '"rand_rw_64k" not in [x["name"] for x in j["rand"]["passes"]]' \
+	&& t_ok upload_json_plan_unchanged || t_fail upload_json_plan_unchanged "$(head -c 300 "$tmp/yj.err")"
+rm -rf "$tmp/yd" "$tmp"/run/*
+PORT=$tls_port
+
 # default name in the current directory when there is no --output
 run default_name --upload "https://127.0.0.1:$PORT/up" --cacert "$CA"
 f=$(saved default_name)

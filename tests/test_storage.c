@@ -86,6 +86,42 @@ TH_TEST(fsinfo_path_match_kept_without_dir_stat)
 	TH_EQ_INT(f->storage.cls, STORAGE_DEVICE);
 }
 
+/* Among the mounts of the directory's device, the one whose mount point is
+ * the longest prefix of the path: a bind mount of a directory of the same
+ * filesystem elsewhere (/run/netns after `ip netns add`), listed before and
+ * after "/", is not the answer; one on a prefix of the path is. */
+static const struct fs_info *lookup_at(const char *name, const char *dir)
+{
+	char root[4096];
+
+	snprintf(root, sizeof(root), "%s/tests/fixtures/%s", th_srcdir(), name);
+	TH_EQ_INT(fsinfo_for_path(root, dir, &fi), 0);
+	return &fi;
+}
+
+TH_TEST(fsinfo_same_dev_bind_elsewhere_is_not_the_mount)
+{
+	const struct fs_info *f = lookup_at("bind_same_dev", "/tmp");
+
+	TH_CHECK(f->mount_by_dev);
+	TH_EQ_STR(f->mountpoint, "/");
+	TH_EQ_STR(f->options, "rw,relatime");  /* the "/" entry's, not /run/netns's */
+	f = lookup_at("bind_same_dev", "/run");
+	TH_EQ_STR(f->mountpoint, "/");         /* a parent of a bind mount is not in it */
+}
+
+TH_TEST(fsinfo_same_dev_bind_on_a_prefix_is_the_mount)
+{
+	const struct fs_info *f = lookup_at("bind_prefix_dev", "/tmp");
+
+	TH_CHECK(f->mount_by_dev);
+	TH_EQ_STR(f->mountpoint, "/tmp");
+	TH_EQ_STR(f->options, "rw,noatime");
+	f = lookup_at("bind_prefix_dev", "/");
+	TH_EQ_STR(f->mountpoint, "/");
+	TH_EQ_STR(f->options, "rw,relatime");
+}
+
 TH_TEST(storage_class_table)
 {
 	static const struct {

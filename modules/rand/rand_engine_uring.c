@@ -322,12 +322,30 @@ static int uring_reap(struct rand_engine *e, bool wait, uint64_t timeout_ns)
 	return uring_harvest(e);
 }
 
+/*
+ * Called only when nothing is in flight (the job leaves the ring alone
+ * otherwise). The ring's registered file holds a reference to the test
+ * file, and the kernel drops what a ring holds in a work item after its
+ * fd closes, which a busy machine runs late: the file (and so the mount)
+ * would stay busy after the process exited. Unregistering is synchronous:
+ * it is dropped before this returns. Completions still in the CQ ring are
+ * reaped first, so the ring is empty when it closes.
+ */
 static void uring_cleanup(struct rand_engine *e)
 {
 	struct uring_priv *p = e->priv;
+	unsigned ready;
 
 	if (!p)
 		return;
+	ready = io_uring_cq_ready(&p->ring);
+	if (ready)
+		io_uring_cq_advance(&p->ring, ready);
+	/* a failure leaves the release to the kernel's work item, as before */
+	if (p->fixed_file && io_uring_unregister_files(&p->ring) == 0)
+		p->fixed_file = false;
+	if (p->fixed_bufs && io_uring_unregister_buffers(&p->ring) == 0)
+		p->fixed_bufs = false;
 	io_uring_queue_exit(&p->ring);
 	free(p);
 }

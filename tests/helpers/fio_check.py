@@ -6,7 +6,9 @@
     JSON (NATIVE), bucket for bucket, and the I/O counts;
  2. OURS has the keys and JSON types of a real fio 3.33 --output-format=json+
     result (REALFIO), apart from the figures vpsbench does not measure;
- 3. iodepth_level and latency_ns/us/ms are percentages as fio writes them."""
+ 3. iodepth_level and latency_ns/us/ms are percentages as fio writes them;
+ 4. io_bytes, bw_bytes, bw, iops, runtime, total_ios from NATIVE's raw
+    parts by fio's integer rules."""
 import csv, json, sys
 
 UNMEASURED_JOB = {"job_runtime", "ctx", "majf", "minf", "iodepth_submit", "iodepth_complete",
@@ -108,9 +110,30 @@ for n, p in enumerate(npass):
             if got != want:
                 errs.append("job %d %s p%s: CSV %d ns, vpsbench %d ns" % (n, d, pk, got, want))
             checked += 1
+# 4. the figures, from the native report's raw parts with fio's own
+# integer rules: B/s = 1000 * bytes / runtime_ms, KiB = bytes >> 10
+figs = 0
+for n, p in enumerate(npass):
+    if n >= len(ours.get("jobs", [])):
+        break
+    for d in ("read", "write"):
+        if d not in p:
+            continue
+        o, nd, rt = ours["jobs"][n][d], p[d], p["runtime_ms"]
+        want = {"io_bytes": nd["io_bytes"], "io_kbytes": int(nd["io_bytes"]) >> 10, "runtime": rt,
+                "bw_bytes": 1000 * int(nd["io_bytes"]) // int(rt), "bw": 1000 * int(nd["io_bytes"]) // int(rt) // 1024,
+                "total_ios": nd["total_ios"], "iops": nd["iops"]}
+        for k, v in want.items():
+            if o.get(k) != v:
+                errs.append("job %d %s %s: %r, from the native report %r" % (n, d, k, o.get(k), v))
+            figs += 1
+        if o["clat_ns"]["N"] != nd["clat_ns"]["N"] or o["clat_ns"]["mean"] != nd["clat_ns"]["mean"]:
+            errs.append("job %d %s clat_ns N/mean differ from the native report" % (n, d))
+if not figs:
+    errs.append("no figure compared")
 if not checked:
     errs.append("no percentile compared")
 for e in errs:
     print("fio_check: " + e)
-print("fio_check: %d percentiles compared" % checked)
+print("fio_check: %d percentiles and %d figures compared" % (checked, figs))
 sys.exit(1 if errs else 0)

@@ -3,6 +3,7 @@
 parts say, and that every format of one run shows the same figures.
 
   truth.py json REPORT.json             rates, IOPS, percentiles, metrics
+                                        (cpu: events/s, MB/s; mem: STREAM MB/s)
   truth.py tiers REPORT.json DUMP.json  each grade's tier from the bounds
   truth.py text REPORT.json OUT.txt     the text report against the JSON
   truth.py html REPORT.json OUT.html    the HTML report against the JSON
@@ -209,6 +210,40 @@ def check_json(j):
                 eq(g["spread_pct"], 100 * s["write"]["cov"], "grade seq_write spread_pct = 100*cov")
 
 
+def check_cpu_mem_json(j):
+    """cpu and mem figures from their raw parts: events / seconds, bytes /
+    seconds / 10^6, words x array bytes / best time / 10^6, ticks."""
+    c = j.get("cpu") or {}
+    m = j.get("metrics") or {}
+    if (j.get("modules") or {}).get("cpu", {}).get("status") == "ok":
+        pr = c["prime"]
+        for k in ("single", "multi"):
+            x = pr[k]
+            eq(x["events_per_s"], x["events"] / x["seconds"], "cpu %s events/s = events / seconds" % k)
+        eq(pr["scaling"], pr["multi"]["events_per_s"] / pr["single"]["events_per_s"], "cpu scaling = multi / single")
+        claim(pr["single"]["threads"] == 1 and pr["multi"]["threads"] == c["threads"], "cpu pass threads")
+        eq(m.get("cpu_single_eps"), pr["single"]["events_per_s"], "metric cpu_single_eps")
+        eq(m.get("cpu_multi_eps"), pr["multi"]["events_per_s"], "metric cpu_multi_eps")
+        x = c.get("crypto") or {}
+        if x.get("available"):
+            for k in ("aes_256_gcm_single", "aes_256_gcm_multi", "sha256_single", "sha256_multi"):
+                eq(x[k]["mbps"], x[k]["bytes"] / x[k]["seconds"] / 1e6, "cpu %s MB/s = bytes / seconds / 1e6" % k)
+        if c.get("steal_pct") is not None and c.get("total_ticks"):
+            eq(c["steal_pct"], 100.0 * c["steal_ticks"] / c["total_ticks"], "cpu steal % = steal / all ticks")
+    mm = j.get("mem") or {}
+    if (j.get("modules") or {}).get("mem", {}).get("status") == "ok" and mm.get("stream"):
+        for r in mm["stream"]:
+            for k, v in r["kernels"].items():
+                eq(v["mbps"], v["words_per_element"] * mm["array_bytes"] / v["min_s"] / 1e6,
+                   "mem %s %dt MB/s = words x array bytes / best s / 1e6" % (k, r["threads"]), rel=1e-9)
+        if mm.get("capped"):  # arrays that fit in cache are not graded
+            claim(m.get("mem_triad_mbps") is None, "metric mem_triad_mbps of capped arrays")
+        else:
+            eq(m.get("mem_triad_1t_mbps"), mm["stream"][0]["kernels"]["triad"]["mbps"], "metric mem_triad_1t_mbps")
+            eq(m.get("mem_triad_mbps"), mm["stream"][-1]["kernels"]["triad"]["mbps"], "metric mem_triad_mbps")
+            eq(m.get("mem_copy_mbps"), mm["stream"][-1]["kernels"]["copy"]["mbps"], "metric mem_copy_mbps")
+
+
 def check_tiers(j, dump):
     spec = {m["metric"]: m for m in dump["metrics"]}
     for g in j.get("grades") or []:
@@ -338,6 +373,7 @@ def check_rendered(j, t, kind):
                     if m:
                         agree(*ns_of(m.group(1)), want, w + " chart " + lab)
                         cs = cs[m.end():]
+    check_cpu_mem_rendered(j, t, kind)
     m = j.get("metrics") or {}
     for g in j.get("grades") or []:
         if g.get("value") is None:
@@ -346,6 +382,121 @@ def check_rendered(j, t, kind):
         mm = find((r"^\s*" if kind == "text" else r"\b") + pat, t, kind + " grade " + g["metric"] + " " + g["label"])
         if mm:
             agree(mm.group(1), 1, m.get(g["metric"]), kind + " grade " + g["metric"])
+
+
+def check_cpu_mem_rendered(j, t, kind):
+    """The cpu and mem lines of text and HTML against the run's JSON."""
+    mods = j.get("modules") or {}
+    c = j.get("cpu") or {}
+    if mods.get("cpu", {}).get("status") == "ok":
+        cs = t[t.find("CPU"):]
+        pr = c["prime"]
+        s1, sn = pr["single"], pr["multi"]
+        if kind == "text":
+            mo = find(r"1 Thread Test\s*: ([0-9.]+) events/s \((\d+) in", cs, "text cpu 1 thread")
+            mn = mo and find(r"(\d+) Threads? Test\s*: ([0-9.]+) events/s \((\d+) in", cs[mo.end():],
+                             "text cpu N threads")
+            if mo and mn:
+                agree(mo.group(1), 1, s1["events_per_s"], "text cpu 1-thread events/s")
+                claim(int(mo.group(2)) == s1["events"], "text cpu 1-thread events")
+                claim(int(mn.group(1)) == sn["threads"], "text cpu N: threads")
+                agree(mn.group(2), 1, sn["events_per_s"], "text cpu N-thread events/s")
+                claim(int(mn.group(3)) == sn["events"], "text cpu N-thread events")
+        else:
+            mo = find(r"1 thread ([0-9.]+) events/s", cs, "html cpu 1 thread")
+            mn = find(r"N threads ([0-9.]+) events/s on (\d+) threads", cs, "html cpu N threads")
+            if mo and mn:
+                agree(mo.group(1), 1, s1["events_per_s"], "html cpu 1-thread events/s")
+                agree(mn.group(1), 1, sn["events_per_s"], "html cpu N-thread events/s")
+                claim(int(mn.group(2)) == sn["threads"], "html cpu N: threads")
+        ms = find(r"Scaling\s*:? ([0-9.]+)x", cs, kind + " cpu scaling")
+        if ms:
+            agree(ms.group(1), 1, pr["scaling"], kind + " cpu scaling")
+        x = c.get("crypto") or {}
+        if x.get("available"):
+            for lab, k in (("AES-256-GCM", "aes_256_gcm"), ("SHA-256", "sha256")):
+                mc = find(re.escape(lab) + r"[^:]*?:? ([0-9.]+) MB/s \(1 thread\), ([0-9.]+) MB/s \((\d+) threads\)",
+                          cs, kind + " cpu " + lab)
+                if mc:
+                    agree(mc.group(1), 1, x[k + "_single"]["mbps"], kind + " cpu " + lab + " 1 thread MB/s")
+                    agree(mc.group(2), 1, x[k + "_multi"]["mbps"], kind + " cpu " + lab + " N threads MB/s")
+                    claim(int(mc.group(3)) == x[k + "_multi"]["threads"], kind + " cpu " + lab + " threads")
+    mm = j.get("mem") or {}
+    if mods.get("mem", {}).get("status") == "ok" and mm.get("stream"):
+        ms = t[t.find("Memory"):]
+        for r in mm["stream"]:
+            lab = "%d threads?" % r["threads"]
+            mk = find(lab + r"\s*:? Copy ([0-9.]+),?\s+Scale ([0-9.]+),?\s+Add ([0-9.]+),?\s+Triad ([0-9.]+) MB/s", ms,
+                      "%s mem %d threads" % (kind, r["threads"]))
+            if mk:
+                for i, k in enumerate(("copy", "scale", "add", "triad")):
+                    agree(mk.group(i + 1), 1, r["kernels"][k]["mbps"], "%s mem %s %dt" % (kind, k, r["threads"]))
+        for lt in mm.get("latency") or []:
+            if not lt.get("present"):
+                continue
+            lab = "Latency, 4 KiB pages" if lt["pages"] == "4k" else "Latency, huge pages"
+            lv = [k for k in ("L1", "L2", "LLC", "DRAM") if lt["levels_ns"].get(k) is not None]
+            ml = find(re.escape(lab) + r"\s*:? " + ", ".join(k + r" ([0-9.]+) ns" for k in lv) + r"(?!, [LD])", ms,
+                      kind + " mem " + lab)
+            if ml:
+                for i, k in enumerate(lv):
+                    agree(ml.group(i + 1), 1, lt["levels_ns"][k], "%s mem %s %s ns" % (kind, lt["pages"], k))
+        sb = mm.get("sysbench") or {}
+        if sb.get("read_mibps") is not None:
+            mb = find(r"sysbench-style 1 MiB\s*:? read ([0-9.]+) MiB/s, write ([0-9.]+) MiB/s", ms, kind + " mem sysbench")
+            if mb:
+                agree(mb.group(1), 1, sb["read_mibps"], kind + " mem sysbench read MiB/s")
+                agree(mb.group(2), 1, sb["write_mibps"], kind + " mem sysbench write MiB/s")
+
+
+def html_cpu_bars(j, h):
+    """The CPU chart's bars (data-threads, data-eps) against the JSON."""
+    if (j.get("modules") or {}).get("cpu", {}).get("status") != "ok":
+        return
+    pr = j["cpu"]["prime"]
+    bars = re.findall(r'<rect class="bar" data-threads="(\d+)" data-eps="([0-9.]+)"', h)
+    claim(len(bars) == 2, "html cpu chart: %d bars, want 2" % len(bars))
+    for (th, eps), k in zip(bars, ("single", "multi")):
+        claim(int(th) == pr[k]["threads"], "html cpu bar %s threads" % k)
+        agree(eps, 1, pr[k]["events_per_s"], "html cpu bar %s events/s" % k)
+
+
+def check_cpu_mem_prom(j, S):
+    mods = j.get("modules") or {}
+    if mods.get("cpu", {}).get("status") == "ok":
+        c, pr = j["cpu"], j["cpu"]["prime"]
+        for k in ("single", "multi"):
+            eq(prom_get(S, "vpsbench_cpu_prime_events_per_second", threads=pr[k]["threads"], **{"pass": k}),
+               pr[k]["events_per_s"], "prom cpu %s events/s" % k)
+        eq(prom_get(S, "vpsbench_cpu_prime_scaling_ratio"), pr["scaling"], "prom cpu scaling")
+        x = c.get("crypto") or {}
+        if x.get("available"):
+            for alg, k in (("aes-256-gcm", "aes_256_gcm"), ("sha256", "sha256")):
+                for ps in ("single", "multi"):
+                    e = x[k + "_" + ps]
+                    eq(prom_get(S, "vpsbench_cpu_crypto_bytes_per_second", algorithm=alg, threads=e["threads"],
+                                **{"pass": ps}), e["mbps"] * 1e6, "prom cpu %s %s B/s = MB/s*1e6" % (alg, ps))
+        if c.get("steal_pct") is not None:
+            eq(prom_get(S, "vpsbench_cpu_steal_ratio"), c["steal_pct"] / 100.0, "prom cpu steal ratio = %/100")
+    mm = j.get("mem") or {}
+    if mods.get("mem", {}).get("status") == "ok" and mm.get("stream"):
+        eq(prom_get(S, "vpsbench_mem_array_bytes", capped="1" if mm["capped"] else "0"), mm["array_bytes"],
+           "prom mem array bytes")
+        for r in mm["stream"]:
+            for k, v in r["kernels"].items():
+                eq(prom_get(S, "vpsbench_mem_stream_bytes_per_second", kernel=k, threads=r["threads"]),
+                   v["mbps"] * 1e6, "prom mem %s %dt B/s = MB/s*1e6" % (k, r["threads"]))
+        for lt in mm.get("latency") or []:
+            if lt.get("present"):
+                for lv, ns in lt["levels_ns"].items():
+                    if ns is not None:
+                        eq(prom_get(S, "vpsbench_mem_latency_seconds", pages=lt["pages"], level=lv), ns / 1e9,
+                           "prom mem latency %s %s = ns/1e9" % (lt["pages"], lv))
+        sb = mm.get("sysbench") or {}
+        for op in ("read", "write"):
+            if sb.get(op + "_mibps") is not None:
+                eq(prom_get(S, "vpsbench_mem_sysbench_bytes_per_second", op=op), sb[op + "_mibps"] * 1048576.0,
+                   "prom mem sysbench %s B/s = MiB/s*2^20" % op)
 
 
 def html_text(h):
@@ -415,6 +566,7 @@ def check_prom(j, txt):
             eq(prom_get(S, "vpsbench_completion_latency_seconds_count", **lab), c["N"], w + " count")
             eq(prom_get(S, "vpsbench_completion_latency_seconds_sum", **lab), c["mean"] * c["N"] / 1e9,
                w + " sum = mean*N/1e9", rel=1e-6)
+    check_cpu_mem_prom(j, S)
     for g in j.get("grades") or []:
         if g.get("tier") and g.get("rank") is not None:
             eq(prom_get(S, "vpsbench_grade_rank", metric=g["metric"], tier=g["tier"]), g["rank"],
@@ -592,12 +744,15 @@ def main():
     cmd, rep = sys.argv[1], json.load(open(sys.argv[2]))
     if cmd == "json":
         check_json(rep)
+        check_cpu_mem_json(rep)
     elif cmd == "tiers":
         check_tiers(rep, json.load(open(sys.argv[3])))
     elif cmd == "text":
         check_rendered(rep, open(sys.argv[3]).read(), "text")
     elif cmd == "html":
-        check_rendered(rep, html_text(open(sys.argv[3]).read()), "html")
+        h = open(sys.argv[3]).read()
+        check_rendered(rep, html_text(h), "html")
+        html_cpu_bars(rep, h)
     elif cmd == "prom":
         check_prom(rep, open(sys.argv[3]).read())
     elif cmd == "yabs":
