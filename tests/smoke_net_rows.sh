@@ -24,7 +24,8 @@ for a in "--net-server 198.18.0.2:0" "--net-server 198.18.0.2:5210-5200" "--net-
 	 "--net-server [2001:db8::2" "--net-server 2001:db8::2]" "--net-server [2001:db8::2]x" \
 	 "--net-server 2001:db8::2" "--net-streams 0" "--net-streams 129" "--net-streams -1" "--net-streams x" \
 	 "--net-time 0" "--net-url ftp://198.18.0.2/x" "--net-url file:///etc/passwd" "--net-url http://" \
-	 "--net-conns 33"; do
+	 "--net-conns 33" "--net-time 500ms" "--net-time 1.5s" "--net-time abc" "--net-region XX" \
+	 "--net-region U" "--net-server ,Name" "--net-server 198.18.0.2:5201;x"; do
 	opt=${a%% *}
 	# shellcheck disable=SC2086
 	out=$($VPSBENCH --only net --net $a 2>&1 >/dev/null); rc=$?
@@ -42,6 +43,9 @@ for a in "--net-server 198.18.0.2:0" "--net-server 198.18.0.2:5210-5200" "--net-
 	fi
 done
 rm -rf "$BT"
+out=$($VPSBENCH --only net --net --net-region Mars 2>&1 >/dev/null)
+[ "$out" = "vpsbench: --net-region 'Mars': not a region of the built-in list (valid: UK, NL, UZ, SG, US, BR)" ] &&
+	t_ok "bad --net-region: one line listing the valid regions" || t_fail "bad --net-region" "$out"
 out=$($VPSBENCH --only net --net-server 198.18.0.2 2>&1 >/dev/null); rc=$?
 [ $rc -eq 1 ] && echo "$out" | grep -q 'need --net' && t_ok "--net-server without --net: exit 1" ||
 	t_fail "--net-server without --net" "rc=$rc $out"
@@ -127,6 +131,25 @@ t_json "$TMP/d.json" '(x := j["net"]["servers"][0])["provider"] == "Nowhere" and
 	'(h := j["net"]["http"][0])["status"] == "failed" and "resolve" in h["reason"].lower()' \
 	'h["avg_mbit_s"] is None and h["bytes"] is None' &&
 	t_ok "DNS failure: its row says so, the other server measured" || t_fail "DNS failure rows"
+
+# 2c. --net-quick and --net-region pick from the built-in list. Its names do
+# not resolve here (the resolver is the namespace's own loopback, where
+# nothing listens), so every row fails at DNS and nothing is sent: the
+# rows show what was planned.
+for a in "--net-quick" "--net-region US" "--net-region uk --net-quick"; do
+	# shellcheck disable=SC2086
+	inc sh -c 'mount --bind "$1" /etc/resolv.conf && shift && exec "$@"' sh "$TMP/resolv.conf" \
+		$VPSBENCH --only net --net --net-time 1 --quiet --json --net-4 $a > "$TMP/q.json" 2>"$TMP/q.err"
+	case $a in
+	--net-quick) want='["Clouvider", "Leaseweb", "Leaseweb"]' ;;
+	"--net-region US") want='["Clouvider", "Leaseweb"]' ;;
+	*) want='["Clouvider"]' ;;
+	esac
+	t_json "$TMP/q.json" "[x[\"provider\"] for x in j[\"net\"][\"servers\"]] == $want" \
+		'all("DNS lookup" in x["reason"] and x["send"]["tries"] == 0 for x in j["net"]["servers"])' \
+		'j["net"]["default_servers"] and j["net"]["bytes_moved"] == 0' &&
+		t_ok "$a: the built-in servers it names, nothing sent" || t_fail "$a" "$(tail -2 "$TMP/q.err")"
+done
 
 # 3. A server that accepts and never answers: the wait for its first state
 # byte is cut by --net-max-time, which the row says (not "server stalled"),
