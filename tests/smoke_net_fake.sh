@@ -144,7 +144,7 @@ t_json "$T/stall.json" "$FIG" 's["send"]["status"] == "timeout" and s["send"]["t
 # against the fake server's own count and clock: throughput in bytes per
 # second as the metric's unit says, the bytes moved, the timeline per second
 fake prom ok,ok
-$VPSBENCH --only net --net --net-time 2 --quiet --format prom --output "$T/prom.json" \
+$VPSBENCH --only net --net --net-time 2 --quiet --format prom --output "$T/prom.json" --html "$T/prom.html" \
 	--net-server "127.0.0.1:$PORT,Fake,lo" > "$T/prom.txt" 2>"$T/prom.err"
 python3 - "$T/prom.txt" "$T/prom.json" "$T/prom.log" <<'PY' && t_ok "prom: throughput in bytes/s = the server's bytes / its seconds; bytes moved = JSON's" || t_fail "prom net figures" "$(head -c 300 "$T/prom.err")"
 import json, re, sys
@@ -179,6 +179,22 @@ for k, side in (("send", "sender_bytes"), ("recv", "bytes")):
 for b in bad:
     print("  " + b, file=sys.stderr)
 sys.exit(1 if bad else 0)
+PY
+
+# the HTML chart draws the JSON's timeline, one point a second, with its drop flag
+python3 - "$T/prom.html" "$T/prom.json" <<'PY' && t_ok "HTML: per-second timeline of each direction, drop flag as in JSON" || t_fail "HTML net timeline"
+import json, re, sys
+h = open(sys.argv[1]).read()
+s = json.load(open(sys.argv[2]))["net"]["servers"][0]
+ok = True
+for k in ("send", "recv"):
+    m = re.search(r'<polyline class="\w+ tl-%s" data-n="(\d+)" data-drop="(\w+)" points="([^"]*)"' % k, h)
+    d = s[k]["drop"]
+    if not m or int(m.group(1)) != len(s[k]["timeline_bits_per_second"]) or \
+       len(m.group(3).split()) != len(s[k]["timeline_bits_per_second"]) or \
+       m.group(2) != ("unknown" if d is None else str(d).lower()):
+        print("  %s: %s" % (k, m.groups() if m else "no polyline"), file=sys.stderr); ok = False
+sys.exit(0 if ok else 1)
 PY
 
 # every connection the client made was closed (the fake server logged its end)
