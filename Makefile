@@ -19,7 +19,6 @@ HAVE_LIBAIO   := $(call probe,libaio.h,-laio)
 HAVE_CJSON    := $(call probe,cjson/cJSON.h,-lcjson)
 HAVE_LIBCURL  := $(call probe,curl/curl.h,-lcurl)
 HAVE_LIBCRYPTO := $(call probe,openssl/evp.h,-lcrypto)
-HAVE_LIBIPERF := $(call probe,stdint.h>\n#include <iperf_api.h,-liperf)
 
 ifeq ($(HAVE_LIBURING),1)
 CPPFLAGS += -DHAVE_LIBURING
@@ -46,10 +45,6 @@ endif
 # with OPTIMIZE_CFLAGS "-O2 -funroll-loops" (Debian adds -O2 again).
 build/rel/modules/cpu/cpu_prime.o build/static/modules/cpu/cpu_prime.o \
 build/static-aarch64/modules/cpu/cpu_prime.o: CFLAGS += -funroll-loops
-ifeq ($(HAVE_LIBIPERF),1)
-CPPFLAGS += -DHAVE_LIBIPERF
-LDLIBS   += -liperf
-endif
 
 # Every stage folder: core, the modules (one folder each), grade, report, render,
 # and cmd (subcommands that run the stages, like bench.c).
@@ -113,9 +108,8 @@ STATIC_DEPS := build/static-deps
 STATIC_OBJ  := $(patsubst %.c,build/static/%.o,bench.c $(LIB_SRC))
 # libcrypto (the cpu module's AES/SHA passes) comes with curl's OpenSSL: on
 # when the link line has -lcrypto (STATIC_TLS=openssl), off with wolfssl.
-# libiperf is not built for the static binary yet: there the net module
-# says "unavailable: built without libiperf" (the host's -DHAVE_LIBIPERF is
-# filtered out of the static compile lines, as -DHAVE_LIBCRYPTO is).
+# The net module's iperf3 client is vpsbench's own (cJSON and sockets), so
+# the static binaries have it too.
 static_cppflags = -DHAVE_LIBURING -DHAVE_LIBAIO -DHAVE_CJSON -DHAVE_LIBCURL \
 	$(if $(findstring -lcrypto,$(shell cat $(1)/ldlibs 2>/dev/null)),-DHAVE_LIBCRYPTO) \
 	-isystem $(1)/prefix/include -isystem $(1)/kinc
@@ -132,7 +126,7 @@ static-deps $(STATIC_DEPS)/versions $(STATIC_DEPS)/ldlibs:
 
 build/static/%.o: %.c $(STATIC_DEPS)/versions
 	@mkdir -p $(dir $@)
-	musl-gcc $(filter-out -DHAVE_LIBCRYPTO -DHAVE_LIBIPERF,$(CPPFLAGS)) $(STATIC_CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	musl-gcc $(filter-out -DHAVE_LIBCRYPTO,$(CPPFLAGS)) $(STATIC_CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 vpsbench-static: $(STATIC_OBJ) $(STATIC_DEPS)/ldlibs
 	musl-gcc -static $(CFLAGS) -Wl,--gc-sections -o $@.tmp $(STATIC_OBJ) $$(cat $(STATIC_DEPS)/ldlibs) -pthread -lm
@@ -159,7 +153,7 @@ static-deps-aarch64 $(A64_DEPS)/versions $(A64_DEPS)/ldlibs:
 
 build/static-aarch64/%.o: %.c $(A64_DEPS)/versions
 	@mkdir -p $(dir $@)
-	$(A64_CC) $(filter-out -DHAVE_LIBCRYPTO -DHAVE_LIBIPERF,$(CPPFLAGS)) $(call static_cppflags,$(A64_DEPS)) $(CFLAGS) -c -o $@ $<
+	$(A64_CC) $(filter-out -DHAVE_LIBCRYPTO,$(CPPFLAGS)) $(call static_cppflags,$(A64_DEPS)) $(CFLAGS) -c -o $@ $<
 
 vpsbench-static-aarch64: $(A64_OBJ) $(A64_DEPS)/ldlibs
 	$(A64_CC) -static $(CFLAGS) -Wl,--gc-sections -o $@.tmp $(A64_OBJ) $$(cat $(A64_DEPS)/ldlibs) -pthread -lm

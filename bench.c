@@ -106,7 +106,31 @@ static double ts_diff(const struct timespec *a, const struct timespec *b)
 	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
-static void run_modules(const struct bench_ctx *ctx, struct bench_report *rep)
+/* net plans a family only where this host has an address and a default route (sysinfo's). */
+static void host_families(struct bench_ctx *ctx, const struct bench_report *rep)
+{
+	struct sysinfo *si;
+
+	if (rep->outcome[MOD_sysinfo].status != BENCH_NOT_RUN) {
+		ctx->host_ipv4 = rep->sys.net.ipv4;
+		ctx->host_ipv6 = rep->sys.net.ipv6;
+		return;
+	}
+	if (!(si = calloc(1, sizeof(*si))))
+		return; /* unknown: net tries both */
+	sysinfo_gather(ctx->root, NULL, 0, si);
+	ctx->host_ipv4 = si->net.ipv4;
+	ctx->host_ipv6 = si->net.ipv6;
+	free(si);
+}
+
+static void notice_stderr(const struct bench_ctx *ctx, const char *line)
+{
+	(void)ctx;
+	fprintf(stderr, "vpsbench: %s\n", line);
+}
+
+static void run_modules(struct bench_ctx *ctx, struct bench_report *rep)
 {
 	for (int i = 0; i < MOD_COUNT; i++) {
 		const struct bench_module *m = bench_modules[i];
@@ -123,6 +147,8 @@ static void run_modules(const struct bench_ctx *ctx, struct bench_report *rep)
 			bench_outcome(out, BENCH_UNAVAIL, "unavailable: %s", m->unavailable);
 			continue;
 		}
+		if (i == MOD_net)
+			host_families(ctx, rep);
 		clock_gettime(CLOCK_MONOTONIC, &a);
 		m->run(ctx, report_section(rep, i), out);
 		clock_gettime(CLOCK_MONOTONIC, &b);
@@ -442,6 +468,8 @@ int main(int argc, char **argv)
 	ctx.cpus_usable = usable_cpus();
 	ctx.stop = &stop_flag;
 	ctx.warn = &rep.warn;
+	if (!opts.quiet)
+		ctx.notice = notice_stderr;
 	/* the live line on a terminal, plain lines elsewhere, nothing with --quiet */
 	if (!opts.quiet && progress_start(&live, &ctx, stderr, isatty(STDERR_FILENO),
 					  !opts.no_color, false) == 0) {

@@ -35,11 +35,11 @@ SHA256_AARCH64=''
 # Every library the Makefile probes: a missing one turns its part into
 # "unavailable: built without X". libssl-dev: the cpu module's AES/SHA
 # passes (libcrypto; libcurl4-openssl-dev does not pull it in).
-# libiperf-dev: the net module's iperf3 client (it pulls in libiperf0, all
-# the module needs at run time).
-APT_DEPS="build-essential pkg-config liburing-dev libaio-dev libcjson-dev libcurl4-openssl-dev libssl-dev libiperf-dev"
-RPM_DEPS="gcc make pkgconf-pkg-config liburing-devel libaio-devel cjson-devel libcurl-devel openssl-devel iperf3-devel"
-APK_DEPS="build-base linux-headers pkgconf liburing-dev libaio-dev cjson-dev curl-dev openssl-dev iperf3-dev"
+# The net module's iperf3 client is vpsbench's own (cJSON and sockets):
+# no libiperf.
+APT_DEPS="build-essential pkg-config liburing-dev libaio-dev libcjson-dev libcurl4-openssl-dev libssl-dev"
+RPM_DEPS="gcc make pkgconf-pkg-config liburing-devel libaio-devel cjson-devel libcurl-devel openssl-devel"
+APK_DEPS="build-base linux-headers pkgconf liburing-dev libaio-dev cjson-dev curl-dev openssl-dev"
 
 TMPD=''
 DRY=0
@@ -215,7 +215,7 @@ install_cmd() {
 
 install_deps() {
 	detect_pm
-	[ -n "$PM" ] || die "no apt-get, dnf, yum or apk here: install a C compiler, make, and the liburing, libaio, cJSON, libcurl, OpenSSL and libiperf development files by hand, then run make"
+	[ -n "$PM" ] || die "no apt-get, dnf, yum or apk here: install a C compiler, make, and the liburing, libaio, cJSON, libcurl and OpenSSL development files by hand, then run make"
 	need=''
 	for p in $DEPS; do
 		pkg_installed "$p" || need="$need $p"

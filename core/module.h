@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "phase.h"
+#include "value.h"
 
 /* The one registry list: order is run order (the disk modules first, so a
  * signal early in a run still lands in the disk passes). */
@@ -84,6 +85,10 @@ struct bench_ctx {
 	struct bench_live *live;
 	/* Where bench_warn() writes; NULL = warnings are dropped. */
 	struct bench_warnings *warn;
+	/* One line for the user before a module sends data (stderr); NULL = not shown. */
+	void (*notice)(const struct bench_ctx *ctx, const char *line);
+	/* sysinfo's usable address + default route per family, for net's plan */
+	enum mbool host_ipv4, host_ipv6;
 };
 
 struct bench_module {
@@ -106,6 +111,10 @@ enum bench_status bench_outcome(struct mod_outcome *out, enum bench_status st,
 	__attribute__((format(printf, 3, 4)));
 
 const char *bench_status_name(enum bench_status st);
+
+/* Shows one line through ctx->notice (nothing without one). */
+void bench_notice(const struct bench_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* Adds a warning to ctx->warn (dropped past BENCH_MAX_WARN or without a sink). */
 void bench_warn(const struct bench_ctx *ctx, const char *fmt, ...)

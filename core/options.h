@@ -111,6 +111,8 @@ struct bench_opts {
 	struct opt_u64 net_max_time_ns;  /* whole module, default 600 s */
 	struct opt_list net_url;         /* HTTP download tests */
 	struct opt_u64 net_conns;        /* parallel HTTP connections, default 4 */
+	bool net_quick;                  /* 3 of the built-in servers (yabs -r) */
+	const char *net_region;          /* built-in servers of this region only */
 };
 
 /*

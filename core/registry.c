@@ -63,6 +63,19 @@ void bench_warnings_add(struct bench_warnings *w, const char *fmt, va_list ap)
 	w->n++;
 }
 
+void bench_notice(const struct bench_ctx *ctx, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	if (!ctx->notice)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	ctx->notice(ctx, line);
+}
+
 void bench_warn(const struct bench_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;

@@ -12,6 +12,7 @@
 #include "grade.h"
 #include "core/lat_hist.h"
 #include "core/plan.h"
+#include "core/tail_ratio.h"
 #include "report/report.h"
 
 static struct metric *add(struct metric_set *ms, const char *name, bool selected)
@@ -159,7 +160,7 @@ static const char *pass_unusable(const struct rand_pass_result *p, char *buf, si
 static void timeline_stats(const struct rand_pass_result *p, double *cov_pct, double *tail)
 {
 	unsigned n = 0;
-	double v[RAND_TL_MAX], sum = 0, var = 0, first = 0, last = 0;
+	double v[RAND_TL_MAX], sum = 0, var = 0;
 
 	*cov_pct = NAN;
 	*tail = NAN;
@@ -180,12 +181,7 @@ static void timeline_stats(const struct rand_pass_result *p, double *cov_pct, do
 	for (unsigned i = 0; i < n; i++)
 		var += (v[i] - sum / n) * (v[i] - sum / n);
 	*cov_pct = sqrt(var / (n - 1)) / (sum / n) * 100.0;
-	for (unsigned i = 0; i < n / 3; i++) {
-		first += v[i];
-		last += v[n - n / 3 + i];
-	}
-	if (first > 0)
-		*tail = last / first;
+	*tail = tail_ratio(v, n);
 }
 
 static void collect_rand(const struct bench_report *rep, struct metric_set *ms)

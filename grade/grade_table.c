@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "grade.h"
+#include "core/tail_ratio.h"
 
 #define OPEN(t, l, m) { .open = true, .tier = t, .label = l, .meaning = m }
 #define AT(b, t, l, m) { .bound = b, .tier = t, .label = l, .meaning = m }
@@ -55,7 +56,7 @@ static const struct grade_table builtin = {
 		{ "rand_tail_ratio", "x", "last third / first third of per-second IOPS (drop flag)",
 		  true, 2, {
 			OPEN("drop", "drop", "speed fell during the pass: burst credits running out or throttling"),
-			AT(0.7, "steady", "no drop", "no drop during the pass"),
+			AT(TAIL_DROP_RATIO, "steady", "no drop", "no drop during the pass"),
 		} },
 		/* the ecs scale's bounds for sysbench cpu --cpu-max-prime=10000, 1 thread; no
 		 * CPU generations named: the event (~117,500 64-bit divisions) ranks dividers,

@@ -659,13 +659,64 @@ static void html_net_cell(FILE *f, const struct net_dir *d)
 	fputs("</td>", f);
 }
 
+/* Per second of each direction, this host's side, Mbit/s; a dropping direction says so. */
+static void chart_net_timeline(FILE *f, const struct net_row *w)
+{
+	static const char *const cls[2] = { "wr", "rd" }, *const dname[2] = { "send", "recv" };
+	const struct net_dir *d[2] = { &w->send, &w->recv };
+	unsigned n = 0;
+	double ymax = 0;
+	char lbl[160];
+
+	for (int k = 0; k < 2; k++) {
+		if (d[k]->status != NET_DONE)
+			continue;
+		n = d[k]->ntl > n ? d[k]->ntl : n;
+		for (unsigned i = 0; i < d[k]->ntl; i++)
+			ymax = d[k]->tl_bytes[i] * 8e-6 > ymax ? d[k]->tl_bytes[i] * 8e-6 : ymax;
+	}
+	if (n == 0)
+		return;
+	ymax = nice_ceil(ymax > 0 ? ymax : 1);
+	snprintf(lbl, sizeof(lbl), "Mbit/s per second, %s IPv%d", w->srv.name, w->family);
+	svg_open(f, "timeline", lbl);
+	for (int t = 1; t <= 4; t++) {
+		fmt_axis(lbl, sizeof(lbl), ymax * t / 4);
+		svg_ytick(f, ymax * t / 4, 0, ymax, lbl);
+	}
+	svg_ytick(f, 0, 0, ymax, "0");
+	for (unsigned s = 0; s <= n; s += n <= 10 ? 1 : n <= 30 ? 5 : 10) {
+		snprintf(lbl, sizeof(lbl), "%u", s);
+		svg_xtick(f, px(s, 0, n), lbl);
+	}
+	svg_ylabel(f, "Mbit/s");
+	svg_xlabel(f, "seconds into the test (this host's side)");
+	for (int k = 0; k < 2; k++) {
+		if (d[k]->status != NET_DONE || !d[k]->ntl)
+			continue;
+		fprintf(f, "<polyline class=\"%s tl-%s\" data-n=\"%u\" data-drop=\"%s\" points=\"",
+			cls[k], dname[k], d[k]->ntl, d[k]->drop == MB_TRUE ? "true" :
+			d[k]->drop == MB_FALSE ? "false" : "unknown");
+		for (unsigned i = 0; i < d[k]->ntl; i++)
+			fprintf(f, "%s%.1f,%.1f", i ? " " : "", px(i + 1, 0, n),
+				py(d[k]->tl_bytes[i] * 8e-6, 0, ymax));
+		fputs("\"/>\n", f);
+	}
+	fputs("</svg>\n", f);
+	for (int k = 0; k < 2; k++)
+		if (d[k]->drop == MB_TRUE)
+			fprintf(f, "<p class=\"note\">%s: speed fell during the test (last third at "
+				"%.0f%% of the first third).</p>\n", dname[k], d[k]->tail_ratio.v * 100);
+}
+
 static void html_net(FILE *f, const struct bench_report *rep)
 {
 	const struct net_result *r = &rep->net;
+	char total[24];
 
 	fputs("<section id=\"net\"><h2>Network (iperf3)</h2>\n<div class=\"card\"><div class=\"scroll\">"
 	      "<table>\n<tr><th>Mode</th><th>Provider</th><th>Location</th><th>Send</th>"
-	      "<th>Receive</th><th>Latency</th><th>Note</th></tr>\n", f);
+	      "<th>Receive</th><th>Latency</th><th>Data</th><th>Note</th></tr>\n", f);
 	for (unsigned i = 0; i < r->nrows; i++) {
 		const struct net_row *w = &r->rows[i];
 
@@ -676,17 +727,22 @@ static void html_net(FILE *f, const struct bench_report *rep)
 		fputs("</td>", f);
 		html_net_cell(f, &w->send);
 		html_net_cell(f, &w->recv);
+		char lat[32] = "unknown", data[24];
+
 		if (w->latency_ms.ok)
-			fprintf(f, "<td>%.3g ms</td><td>", w->latency_ms.v);
-		else
-			fputs("<td>unknown</td><td>", f);
+			net_fmt_ms(lat, sizeof(lat), w->latency_ms.v);
+		net_fmt_bytes(data, sizeof(data), (double)(w->send.moved + w->recv.moved));
+		fprintf(f, "<td>%s</td><td>%s</td><td>", lat, data);
 		html_esc(f, w->status != NET_DONE ? w->reason : w->send.status != NET_DONE ?
 		    w->send.reason : w->recv.reason);
 		fputs("</td></tr>\n", f);
 	}
+	net_fmt_bytes(total, sizeof(total), (double)r->moved);
 	fprintf(f, "</table></div><p class=\"note\">%u parallel streams, %.0f s per direction; "
-		"receiver-side figures; latency: median TCP connect time.</p>", r->streams,
-		r->duration_s);
+		"receiver-side figures; latency: round trip of the iperf3 control connection; "
+		"data moved in all: %s.</p>", r->streams, r->duration_s, total);
+	for (unsigned i = 0; i < r->nrows; i++)
+		chart_net_timeline(f, &r->rows[i]);
 	if (r->nhttp)
 		fputs("<div class=\"scroll\"><table>\n<tr><th>URL</th><th>Average</th><th>Steady</th>"
 		      "<th>First byte</th><th>Note</th></tr>\n", f);

@@ -14,12 +14,27 @@ static cJSON *dir_obj(const struct net_dir *d)
 
 	if (!o)
 		return NULL;
+	cJSON *tl;
+
 	cJSON_AddStringToObject(o, "status", net_status_name(d->status));
 	json_add_mdbl(o, "bits_per_second", d->bps);
 	json_add_mdbl(o, "mbit_s", d->bps.ok ? mdbl_of(d->bps.v / 1e6) : d->bps);
 	json_add_mu64(o, "bytes", d->bytes);
 	json_add_mdbl(o, "seconds", d->seconds);
+	json_add_mdbl(o, "sender_bits_per_second", d->sender_bps);
+	json_add_mu64(o, "sender_bytes", d->sender_bytes);
+	json_add_mdbl(o, "sender_seconds", d->sender_seconds);
 	json_add_mu64(o, "retransmits", d->retransmits);
+	json_add_mdbl(o, "rtt_ms", d->rtt_ms);
+	cJSON_AddNumberToObject(o, "bytes_moved", (double)d->moved);
+	tl = cJSON_AddArrayToObject(o, "timeline_bits_per_second");
+	for (unsigned i = 0; tl && d->status == NET_DONE && i < d->ntl; i++)
+		cJSON_AddItemToArray(tl, cJSON_CreateNumber((double)d->tl_bytes[i] * 8));
+	json_add_mdbl(o, "tail_ratio", d->tail_ratio);
+	if (d->drop != MB_UNKNOWN)
+		cJSON_AddBoolToObject(o, "drop", d->drop == MB_TRUE);
+	else
+		cJSON_AddNullToObject(o, "drop");
 	cJSON_AddNumberToObject(o, "tries", d->tries);
 	if (d->port)
 		cJSON_AddNumberToObject(o, "port", d->port);
@@ -43,6 +58,10 @@ cJSON *json_net(const struct bench_report *rep)
 				r->want6 ? "ipv6" : "auto");
 	cJSON_AddBoolToObject(o, "default_servers", r->defaults_used);
 	cJSON_AddBoolToObject(o, "max_time_hit", r->max_time_hit);
+	cJSON_AddBoolToObject(o, "quick", r->quick);
+	json_add_str(o, "region", r->region);
+	cJSON_AddNumberToObject(o, "planned_tests", r->planned_tests);
+	cJSON_AddNumberToObject(o, "bytes_moved", (double)r->moved);
 	arr = cJSON_AddArrayToObject(o, "servers");
 	for (unsigned i = 0; arr && i < r->nrows; i++) {
 		const struct net_row *row = &r->rows[i];
@@ -61,6 +80,7 @@ cJSON *json_net(const struct bench_report *rep)
 		json_add_str(s, "reason", row->reason);
 		json_add_mdbl(s, "latency_ms", row->latency_ms);
 		cJSON_AddNumberToObject(s, "latency_samples", row->lat_ok);
+		cJSON_AddNumberToObject(s, "bytes_moved", (double)(row->send.moved + row->recv.moved));
 		json_add_str(s, "latency_reason", row->lat_reason);
 		cJSON_AddItemToObject(s, "send", dir_obj(&row->send));
 		cJSON_AddItemToObject(s, "recv", dir_obj(&row->recv));

@@ -471,8 +471,22 @@ static void net_families(struct prom *p)
 				       "host", w->srv.host, "mode", w->family == 6 ? "IPv6" : "IPv4",
 				       "direction", dn[k], NULL);
 	}
+	family(p, "vpsbench_net_moved_bytes", "gauge",
+	       "bytes this host wrote or read on iperf3 data streams, every try (data use)");
+	for (unsigned i = 0; i < r->nrows; i++) {
+		const struct net_row *w = &r->rows[i];
+		const struct net_dir *d[2] = { &w->send, &w->recv };
+
+		for (int k = 0; k < 2; k++)
+			sample(p, "", (double)d[k]->moved, "provider", w->srv.name, "host",
+			       w->srv.host, "mode", w->family == 6 ? "IPv6" : "IPv4", "direction",
+			       dn[k], NULL);
+	}
+	family(p, "vpsbench_net_moved_bytes_total", "gauge",
+	       "bytes moved by all iperf3 tests of the run (data use)");
+	sample(p, "", (double)r->moved, NULL);
 	family(p, "vpsbench_net_connect_latency_seconds", "gauge",
-	       "median TCP connect time to the server (one round trip)");
+	       "round trip of the iperf3 control connection (TCP_INFO after its connect)");
 	for (unsigned i = 0; i < r->nrows; i++) {
 		const struct net_row *w = &r->rows[i];
 

@@ -57,6 +57,10 @@ void text_memory(FILE *f, const struct bench_report *rep, const struct render_st
 void text_net(FILE *f, const struct bench_report *rep, const struct render_style *st);
 /* bits/s as iperf3 prints them: "938 Mbits/sec", "1.61 Gbits/sec" (net_fmt.c). */
 void net_fmt_bps(char *buf, size_t n, double bps);
+/* A round trip in ms without exponents: "0.04 ms", "77.5 ms", "1234.5 ms" (net_fmt.c). */
+void net_fmt_ms(char *buf, size_t n, double ms);
+/* Data moved, decimal units: "512 KB", "1.25 GB" (net_fmt.c). */
+void net_fmt_bytes(char *buf, size_t n, double bytes);
 
 void text_grades(FILE *f, const struct bench_report *rep, const struct render_style *st);
 /* The verdict line and the Health block, first in the text report (text_health.c). */

@@ -38,6 +38,14 @@ static void ms_str(char *buf, struct mdbl v)
 		snprintf(buf, 24, "n/a");
 }
 
+/* The disk passes' drop flag on a direction's per-second timeline. */
+static void drop_line(FILE *f, const char *dir, const struct net_dir *d)
+{
+	if (d->drop == MB_TRUE)
+		fprintf(f, "   %s: speed fell during the test (last third at %.0f%% of the first "
+			"third: a policer after a burst?)\n", dir, d->tail_ratio.v * 100);
+}
+
 void text_net(FILE *f, const struct bench_report *rep, const struct render_style *st)
 {
 	const struct net_result *r = &rep->net;
@@ -53,13 +61,13 @@ void text_net(FILE *f, const struct bench_report *rep, const struct render_style
 		snprintf(title, sizeof(title), "iperf3 Network Speed Tests (IPv%d, %u streams, %.0f s)",
 			 fam, r->streams, r->duration_s);
 		text_heading(f, st, title);
-		fprintf(f, " %-15s | %-26s | %-15s | %-15s | %s\n", "Provider", "Location (Link)",
-			"Send Speed", "Recv Speed", "Latency");
-		fprintf(f, " %-15s | %-26s | %-15s | %-15s | %s\n", "-----", "-----", "----", "----",
-			"----");
+		fprintf(f, " %-15s | %-26s | %-15s | %-15s | %-10s | %s\n", "Provider",
+			"Location (Link)", "Send Speed", "Recv Speed", "Latency", "Data");
+		fprintf(f, " %-15s | %-26s | %-15s | %-15s | %-10s | %s\n", "-----", "-----", "----",
+			"----", "----", "----");
 		for (unsigned i = 0; i < r->nrows; i++) {
 			const struct net_row *row = &r->rows[i];
-			char s[32], v[32], lat[32];
+			char s[32], v[32], lat[32], data[24];
 
 			if (row->family != fam)
 				continue;
@@ -68,11 +76,14 @@ void text_net(FILE *f, const struct bench_report *rep, const struct render_style
 			if (row->status == NET_FAILED && row->send.status == NET_NOT_RUN)
 				snprintf(s, sizeof(s), "failed");
 			if (row->latency_ms.ok)
-				snprintf(lat, sizeof(lat), "%.3g ms", row->latency_ms.v);
+				net_fmt_ms(lat, sizeof(lat), row->latency_ms.v);
 			else
 				snprintf(lat, sizeof(lat), "unknown");
-			fprintf(f, " %-15.15s | %-26.26s | %-15s | %-15s | %s\n", row->srv.name,
-				row->srv.location[0] ? row->srv.location : row->srv.host, s, v, lat);
+			net_fmt_bytes(data, sizeof(data), (double)(row->send.moved + row->recv.moved));
+			fprintf(f, " %-15.15s | %-26.26s | %-15s | %-15s | %-10s | %s\n", row->srv.name,
+				row->srv.location[0] ? row->srv.location : row->srv.host, s, v, lat, data);
+			drop_line(f, "send", &row->send);
+			drop_line(f, "receive", &row->recv);
 			if (row->status != NET_DONE)
 				fprintf(f, "   %s: %s\n", net_status_name(row->status), row->reason);
 			else if (row->send.status != NET_DONE || row->recv.status != NET_DONE)
@@ -80,6 +91,12 @@ void text_net(FILE *f, const struct bench_report *rep, const struct render_style
 					row->send.status != NET_DONE ? row->send.reason :
 					row->recv.reason);
 		}
+	}
+	if (r->nrows) {
+		char data[24];
+
+		net_fmt_bytes(data, sizeof(data), (double)r->moved);
+		fprintf(f, " Data moved by iperf3 (all rows, both directions, every try): %s\n", data);
 	}
 	if (r->nhttp) {
 		char title[96];

@@ -48,7 +48,7 @@ int yabs_add_iperf(cJSON *root, const struct bench_report *rep)
 		add_speed(e, "send", &row->send);
 		add_speed(e, "recv", &row->recv);
 		if (row->latency_ms.ok) {
-			snprintf(lat, sizeof(lat), "%.3g ms", row->latency_ms.v);
+			net_fmt_ms(lat, sizeof(lat), row->latency_ms.v);
 			cJSON_AddStringToObject(e, "latency", lat);
 		} else {
 			cJSON_AddNullToObject(e, "latency");

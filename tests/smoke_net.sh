@@ -61,8 +61,17 @@ PY
 	t_json "$TMP/a1.json" 'j["modules"]["net"]["status"] == "ok"' \
 		'(x := j["net"]["servers"][0])["mode"] == "IPv4" and x["address"] == "198.18.0.2"' \
 		'x["send"]["tries"] == 1 and x["recv"]["tries"] == 1' \
-		'x["latency_samples"] == 5 and 0 < x["latency_ms"] < 50' \
+		'x["latency_samples"] == 2 and 0 < x["latency_ms"] < 50' \
 		'isinstance(x["send"]["retransmits"], int)' \
+		'all(abs(x[k]["bits_per_second"] - x[k]["bytes"] * 8 / x[k]["seconds"]) < 1e-3 for k in ("send", "recv"))' \
+		'all(abs(x[k]["sender_bits_per_second"] - x[k]["sender_bytes"] * 8 / x[k]["sender_seconds"]) < 1e-3 for k in ("send", "recv"))' \
+		'x["send"]["bytes"] <= x["send"]["sender_bytes"] == x["send"]["bytes_moved"]' \
+		'x["recv"]["bytes"] <= x["recv"]["sender_bytes"] and x["recv"]["bytes"] <= x["recv"]["bytes_moved"]' \
+		'all(len(x[k]["timeline_bits_per_second"]) == 3 for k in ("send", "recv"))' \
+		'sum(x["send"]["timeline_bits_per_second"]) / 8 <= x["send"]["sender_bytes"]' \
+		'sum(x["recv"]["timeline_bits_per_second"]) / 8 <= x["recv"]["bytes"]' \
+		'all(t <= 200e6 * 1.15 for k in ("send", "recv") for t in x[k]["timeline_bits_per_second"][1:])' \
+		'j["net"]["bytes_moved"] == x["bytes_moved"] == x["send"]["bytes_moved"] + x["recv"]["bytes_moved"]' \
 		'abs(x["send"]["mbit_s"] * 1e6 - x["send"]["bits_per_second"]) < 1' \
 		'j["metrics"]["net_send_mbit_s"] == x["send"]["mbit_s"]' \
 		'j["metrics"]["net_recv_mbit_s"] == x["recv"]["mbit_s"]' &&

@@ -7,7 +7,9 @@
 # namespaces, a veth pair addressed from 198.18.0.0/15 and 2001:db8::/32,
 # Debian's iperf3 -s and nginx on the far side): a busy server, a closed
 # port, a name that does not resolve, a server that never answers, an
-# IPv6-only namespace, HTTP 404 and stall rows. Nothing here reaches any
+# IPv6-only namespace, a link-local-only IPv6 host (no IPv6 test), the
+# data-use line, --net-quick/--net-region picks, a policer after a burst
+# (the drop flag), HTTP 404 and stall rows. Nothing here reaches any
 # address outside this machine. The namespace parts are root only and skip
 # cleanly otherwise. The figures against iperf3 and curl: smoke_net.sh.
 cd "$(dirname "$0")/.." || exit 1
@@ -24,7 +26,8 @@ for a in "--net-server 198.18.0.2:0" "--net-server 198.18.0.2:5210-5200" "--net-
 	 "--net-server [2001:db8::2" "--net-server 2001:db8::2]" "--net-server [2001:db8::2]x" \
 	 "--net-server 2001:db8::2" "--net-streams 0" "--net-streams 129" "--net-streams -1" "--net-streams x" \
 	 "--net-time 0" "--net-url ftp://198.18.0.2/x" "--net-url file:///etc/passwd" "--net-url http://" \
-	 "--net-conns 33"; do
+	 "--net-conns 33" "--net-time 500ms" "--net-time 1.5s" "--net-time abc" "--net-region XX" \
+	 "--net-region U" "--net-server ,Name" "--net-server 198.18.0.2:5201;x"; do
 	opt=${a%% *}
 	# shellcheck disable=SC2086
 	out=$($VPSBENCH --only net --net $a 2>&1 >/dev/null); rc=$?
@@ -42,6 +45,9 @@ for a in "--net-server 198.18.0.2:0" "--net-server 198.18.0.2:5210-5200" "--net-
 	fi
 done
 rm -rf "$BT"
+out=$($VPSBENCH --only net --net --net-region Mars 2>&1 >/dev/null)
+[ "$out" = "vpsbench: --net-region 'Mars': not a region of the built-in list (valid: UK, NL, UZ, SG, US, BR)" ] &&
+	t_ok "bad --net-region: one line listing the valid regions" || t_fail "bad --net-region" "$out"
 out=$($VPSBENCH --only net --net-server 198.18.0.2 2>&1 >/dev/null); rc=$?
 [ $rc -eq 1 ] && echo "$out" | grep -q 'need --net' && t_ok "--net-server without --net: exit 1" ||
 	t_fail "--net-server without --net" "rc=$rc $out"
@@ -128,8 +134,50 @@ t_json "$TMP/d.json" '(x := j["net"]["servers"][0])["provider"] == "Nowhere" and
 	'h["avg_mbit_s"] is None and h["bytes"] is None' &&
 	t_ok "DNS failure: its row says so, the other server measured" || t_fail "DNS failure rows"
 
-# 3. A server that accepts and never answers: cut by the deadline (here
-# --net-max-time), the child killed, nothing left running.
+# 2b'. A name with both an A and an AAAA record (/etc/hosts, bind-mounted
+# in the client namespace) from a host whose IPv6 is link-local only (the
+# veth's fe80::) and whose IPv4 has a default route: only the IPv4 row runs;
+# the IPv6 row says why and sends nothing. Before the first test, one line
+# says how many tests of how long will run.
+printf '198.18.0.2 dual.vpsbench.test\n2001:db8:1::2 dual.vpsbench.test\n' > "$TMP/hosts"
+inc sh -c 'mount --bind "$1" /etc/resolv.conf && mount --bind "$2" /etc/hosts && shift 2 && exec "$@"' sh \
+	"$TMP/resolv.conf" "$TMP/hosts" $VPSBENCH --only net --net --net-time 1 --json --output "$TMP/f.json" \
+	--net-server dual.vpsbench.test:5201,Dual,veth > /dev/null 2>"$TMP/f.err"; rc=$?
+t_json "$TMP/f.json" 'len(j["net"]["servers"]) == 2' \
+	'(a := j["net"]["servers"][0])["mode"] == "IPv4" and a["status"] == "ok" and a["address"] == "198.18.0.2"' \
+	'(b := j["net"]["servers"][1])["mode"] == "IPv6" and b["status"] == "failed" and b["send"]["tries"] == 0' \
+	'"this host has no usable IPv6" in b["reason"] and b["bytes_moved"] == 0 and b["address"] is None' \
+	'j["net"]["planned_tests"] == 2 and j["net"]["bytes_moved"] == a["bytes_moved"] > 0' &&
+	[ $rc -eq 0 ] && t_ok "link-local-only IPv6: no IPv6 test, the row says why" || t_fail "family planning" "rc=$rc $(tail -2 "$TMP/f.err")"
+first=$(grep -n 'vpsbench: net: ' "$TMP/f.err" | head -1)
+case $first in
+*"net: iperf3 with 1 server (per family) x 2 directions x 1 s = 2 s at full speed, 8 streams"*)
+	t_ok "data use: one line before the first test" ;;
+*) t_fail "data-use line" "$first" ;;
+esac
+
+# 2c. --net-quick and --net-region pick from the built-in list. Its names do
+# not resolve here (the resolver is the namespace's own loopback, where
+# nothing listens), so every row fails at DNS and nothing is sent: the
+# rows show what was planned.
+for a in "--net-quick" "--net-region US" "--net-region uk --net-quick"; do
+	# shellcheck disable=SC2086
+	inc sh -c 'mount --bind "$1" /etc/resolv.conf && shift && exec "$@"' sh "$TMP/resolv.conf" \
+		$VPSBENCH --only net --net --net-time 1 --quiet --json --net-4 $a > "$TMP/q.json" 2>"$TMP/q.err"
+	case $a in
+	--net-quick) want='["Clouvider", "Leaseweb", "Leaseweb"]' ;;
+	"--net-region US") want='["Clouvider", "Leaseweb"]' ;;
+	*) want='["Clouvider"]' ;;
+	esac
+	t_json "$TMP/q.json" "[x[\"provider\"] for x in j[\"net\"][\"servers\"]] == $want" \
+		'all("DNS lookup" in x["reason"] and x["send"]["tries"] == 0 for x in j["net"]["servers"])' \
+		'j["net"]["default_servers"] and j["net"]["bytes_moved"] == 0' &&
+		t_ok "$a: the built-in servers it names, nothing sent" || t_fail "$a" "$(tail -2 "$TMP/q.err")"
+done
+
+# 3. A server that accepts and never answers: the wait for its first state
+# byte is cut by --net-max-time, which the row says (not "server stalled"),
+# and nothing is left running.
 start=$(date +%s)
 inc $VPSBENCH --only net --net --net-time 1 --net-max-time 5 --quiet --json \
 	--net-server 198.18.0.2:5301,Stall,veth > "$TMP/s.json" 2>"$TMP/s.err"; rc=$?
@@ -138,10 +186,11 @@ left=$(ip netns pids $C | wc -l)
 [ $rc -eq 2 ] && [ $el -le 9 ] && [ "$left" -eq 0 ] &&
 	t_ok "stalled server: cut after ${el}s, exit 2, no process left" ||
 	t_fail "stalled server" "rc=$rc elapsed=${el}s processes left=$left"
-t_json "$TMP/s.json" '(x := j["net"]["servers"][0])["send"]["status"] == "timeout"' \
-	'"killed" in x["send"]["reason"] and x["send"]["bits_per_second"] is None' \
-	'x["recv"]["status"] == "skipped" and j["net"]["max_time_hit"]' &&
-	t_ok "stalled server: timeout row, rest skipped by --net-max-time" || t_fail "stalled rows"
+t_json "$TMP/s.json" '(x := j["net"]["servers"][0])["send"]["status"] == "skipped"' \
+	'"cut by --net-max-time before the parameter exchange" in x["send"]["reason"]' \
+	'x["send"]["bits_per_second"] is None and x["send"]["tries"] == 1' \
+	'x["recv"]["status"] == "skipped" and "not started" in x["recv"]["reason"] and j["net"]["max_time_hit"]' &&
+	t_ok "stalled server: cut by --net-max-time, said so; receive not started" || t_fail "stalled rows"
 
 # 4. IPv6-only namespace, bracketed literal.
 ip netns exec $C6 $VPSBENCH --only net --net --net-time 1 --quiet --json \
@@ -172,7 +221,20 @@ else
 	t_skip "HTTP rows" "nginx missing"
 fi
 
+# 6. A policer after a burst: this host's egress lets a 40 MB burst through
+# at veth speed, then 50 Mbit/s. The send timeline shows the drop (the
+# rand passes' rule: last third under 0.7 of the first); the receive
+# direction, still shaped at 200 Mbit/s without the burst, does not.
+inc tc qdisc replace dev vbc$$ root tbf rate 50mbit burst 40mb latency 50ms
+inc $VPSBENCH --only net --net --net-time 6 --quiet --json \
+	--net-server 198.18.0.2:5201,Burst,veth > "$TMP/p.json" 2>"$TMP/p.err"
+t_json "$TMP/p.json" '(x := j["net"]["servers"][0])["send"]["drop"] is True' \
+	'x["send"]["tail_ratio"] < 0.7 and len(x["send"]["timeline_bits_per_second"]) == 6' \
+	'(t := x["send"]["timeline_bits_per_second"]) and abs(x["send"]["tail_ratio"] - (t[4] + t[5]) / (t[0] + t[1])) < 1e-9' \
+	'x["recv"]["drop"] is False and x["recv"]["tail_ratio"] >= 0.7' &&
+	t_ok "policer after a burst: send timeline flagged as a drop, receive not" || t_fail "drop flag" "$(tail -2 "$TMP/p.err")"
+
 # schema
-t_schema "net reports validate against the schema" "$TMP/b.json" "$TMP/s.json" "$TMP/6.json" $(ls "$TMP"/h3.json 2>/dev/null)
+t_schema "net reports validate against the schema" "$TMP/b.json" "$TMP/s.json" "$TMP/6.json" "$TMP/f.json" "$TMP/p.json" $(ls "$TMP"/h3.json 2>/dev/null)
 t_summary smoke_net_rows
 

@@ -3,7 +3,9 @@
 # static-aarch64) under qemu-user: `file` says ARM aarch64 and statically
 # linked, scripts/static-check.sh passes, and run with qemu-aarch64-static
 # it prints its version, reports sysinfo as JSON with os.arch aarch64, and
-# a short seq+rand run in a temporary directory works with --engine auto.
+# a short seq+rand run in a temporary directory works with --engine auto,
+# and --net measures both directions against Debian's iperf3 -s on
+# 127.0.0.1 and a scripted fake server's counts (loopback only).
 # qemu-user (7.2) has no io_uring_setup or io_setup, so auto falls back
 # (to libaio or psync) and the report must say which engine ran and why.
 # Under qemu-user the binary reads the host's /proc (CPU model, flags,
@@ -78,4 +80,36 @@ if [ "$(rc)" -eq 0 ] && t_json "$T/out" \
 for p in json.load(open(sys.argv[1]))["rand"]["passes"]:
     print("     %s: engine %s (%s)" % (p["name"], p["engine"], p["engine_fallback_reason"] or "no fallback"))' "$T/out"
 else t_fail qemu_engine_auto_named "rc=$(rc) $(head -c 600 "$T/out")"; fi
+
+# --net: the native iperf3 client against the real server and the fake
+# one (whose own byte counts the figures must match)
+port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+listening() { for _ in $(seq 50); do ss -Hltn "sport = :$1" | grep -q . && return 0; sleep 0.1; done; return 1; }
+if command -v iperf3 >/dev/null; then
+	P=$(port)
+	iperf3 -s -B 127.0.0.1 -p "$P" >/dev/null 2>&1 &
+	ipid=$!
+	listening "$P"
+	q --only net --net --net-server "127.0.0.1:$P,Lo,loop" --net-time 2 --net-streams 4 --json --quiet
+	kill $ipid; wait $ipid 2>/dev/null
+	if [ "$(rc)" -eq 0 ] && t_json "$T/out" 'j["modules"]["net"]["status"] == "ok"' \
+		'(x := j["net"]["servers"][0])["send"]["status"] == "ok" and x["recv"]["status"] == "ok"' \
+		'all(abs(x[k]["bits_per_second"] - x[k]["bytes"] * 8 / x[k]["seconds"]) < 1e-3 for k in ("send", "recv"))' \
+		'x["send"]["bytes"] <= x["send"]["sender_bytes"] and x["recv"]["bytes"] <= x["recv"]["sender_bytes"]'; then
+		t_ok qemu_net_vs_iperf3_server
+	else t_fail qemu_net_vs_iperf3_server "rc=$(rc) $(head -c 400 "$T/err")"; fi
+else
+	t_skip qemu_net_vs_iperf3_server "iperf3 missing"
+fi
+P=$(port)
+python3 tests/helpers/fake_iperf3.py 127.0.0.1 "$P" ok "$T/fake.log" 2>/dev/null &
+fpid=$!
+listening "$P"
+q --only net --net --net-server "127.0.0.1:$P,Fake,lo" --net-time 1 --net-streams 2 --json --quiet
+kill $fpid; wait $fpid 2>/dev/null
+if [ "$(rc)" -eq 0 ] && t_json "$T/out" "(L := [json.loads(l) for l in open('$T/fake.log')]) and len(L) == 2" \
+	'(x := j["net"]["servers"][0])["send"]["bytes"] == sum(L[0]["bytes"])' \
+	'x["recv"]["sender_bytes"] == sum(L[1]["bytes"]) and x["recv"]["bytes"] <= x["recv"]["sender_bytes"]'; then
+	t_ok qemu_net_vs_fake_counts
+else t_fail qemu_net_vs_fake_counts "rc=$(rc) $(head -c 400 "$T/err")"; fi
 t_summary static_arm

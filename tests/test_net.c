@@ -1,8 +1,10 @@
-/* test_net.c — the net module's pure parts: --net-server parsing, iperf3's
- * JSON read into figures, the built-in server list, iperf3-style units. */
+/* test_net.c — the net module's pure parts: --net-server parsing, the iperf3
+ * parameter and result messages, the built-in server list and its regions,
+ * iperf3-style units. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "modules/net/net.h"
@@ -92,50 +94,110 @@ TH_TEST(net_default_list_valid)
 }
 
 #ifdef HAVE_CJSON
-/* Trimmed from a real iperf3 3.12 -J result: the receiver's figure is taken,
- * not the sender's, and retransmits come from sum_sent. */
-static const char ok_json[] =
-	"{\"start\":{},\"intervals\":[],\"end\":{"
-	"\"sum_sent\":{\"start\":0,\"end\":3.0,\"seconds\":3.0,\"bytes\":75000000,"
-	"\"bits_per_second\":200000000.5,\"retransmits\":17,\"sender\":true},"
-	"\"sum_received\":{\"start\":0,\"end\":3.04,\"seconds\":3.04,\"bytes\":72000000,"
-	"\"bits_per_second\":189473684.2,\"sender\":true}}}";
+/* The server's results as a 3.12 server sends them in normal mode: -1 printed
+ * as 2^64-1 in sender_has_retransmits and retransmits, ids 1, 3, 4. */
+static const char res_312[] =
+	"{\"cpu_util_total\":1.5,\"cpu_util_user\":0.1,\"cpu_util_system\":1.4,"
+	"\"sender_has_retransmits\":18446744073709551615,\"congestion_used\":\"cubic\","
+	"\"streams\":[{\"id\":1,\"bytes\":1000,\"retransmits\":18446744073709551615,"
+	"\"jitter\":0,\"errors\":0,\"packets\":0,\"start_time\":0,\"end_time\":3.04},"
+	"{\"id\":3,\"bytes\":3000000000,\"retransmits\":18446744073709551615,\"jitter\":0,"
+	"\"errors\":0,\"packets\":0,\"start_time\":0,\"end_time\":3.05},"
+	"{\"id\":4,\"bytes\":5,\"retransmits\":7,\"jitter\":0,\"errors\":0,\"packets\":0,"
+	"\"start_time\":0,\"end_time\":3.0}]}";
 
-TH_TEST(net_iperf_json)
+TH_TEST(net_iperf_results)
 {
-	struct net_dir d;
+	struct iperf_peer_results *pr = calloc(1, sizeof(*pr));
+	char why[160];
 
-	memset(&d, 0, sizeof(d));
-	TH_EQ_INT(net_iperf_parse(ok_json, &d), 0);
-	TH_EQ_INT(d.status, NET_DONE);
-	TH_CHECK(d.bps.ok);
-	TH_NEAR(d.bps.v, 189473684.2, 1e-3);
-	TH_CHECK(d.bytes.ok && d.bytes.v == 72000000);
-	TH_CHECK(d.retransmits.ok && d.retransmits.v == 17);
-	TH_NEAR(d.seconds.v, 3.04, 1e-9);
+	TH_CHECK(pr != NULL);
+	if (!pr)
+		return;
+	TH_EQ_INT(iperf_parse_results(res_312, 3, pr, why, sizeof(why)), 0);
+	TH_EQ_INT(pr->n, 3);
+	TH_EQ_INT(pr->sender_has_retransmits, -1);
+	TH_EQ_INT(pr->s[0].id, 1);
+	TH_EQ_INT(pr->s[1].id, 3);
+	TH_EQ_INT(pr->s[2].id, 4);
+	/* past 2^31: valuedouble, not stock cJSON's 32-bit valueint */
+	TH_NEAR(pr->s[1].bytes, 3000000000.0, 0.5);
+	TH_CHECK(pr->s[0].retransmits < 0);
+	TH_NEAR(pr->s[2].retransmits, 7, 0);
+	TH_NEAR(pr->s[0].seconds, 3.04, 1e-9);
+	/* ids 1 and 2 (a client that does not skip 2) are not this test's */
+	TH_EQ_INT(iperf_parse_results("{\"sender_has_retransmits\":1,\"streams\":["
+				      "{\"id\":1,\"bytes\":1,\"retransmits\":0},"
+				      "{\"id\":2,\"bytes\":1,\"retransmits\":0}]}", 2, pr, why,
+				      sizeof(why)), -1);
+	TH_CHECK(strstr(why, "stream id 2") != NULL);
+	/* 2^64-1 as a byte count is a lie, not a figure */
+	TH_EQ_INT(iperf_parse_results("{\"sender_has_retransmits\":1,\"streams\":["
+				      "{\"id\":1,\"bytes\":18446744073709551615,\"retransmits\":0}]}",
+				      1, pr, why, sizeof(why)), -1);
+	TH_CHECK(strstr(why, "not a byte count") != NULL);
+	/* fewer streams than the test's, a missing key, not JSON */
+	TH_EQ_INT(iperf_parse_results("{\"sender_has_retransmits\":1,\"streams\":["
+				      "{\"id\":1,\"bytes\":1,\"retransmits\":0}]}", 2, pr, why,
+				      sizeof(why)), -1);
+	TH_CHECK(strstr(why, "1 of the test's 2") != NULL);
+	TH_EQ_INT(iperf_parse_results("{\"sender_has_retransmits\":1,\"streams\":["
+				      "{\"id\":1,\"retransmits\":0}]}", 1, pr, why, sizeof(why)), -1);
+	TH_CHECK(strstr(why, "'bytes'") != NULL);
+	TH_EQ_INT(iperf_parse_results("{\"streams\":", 1, pr, why, sizeof(why)), -1);
+	free(pr);
+}
 
-	memset(&d, 0, sizeof(d));
-	TH_EQ_INT(net_iperf_parse("{\"start\":{},\"intervals\":[],\"end\":{},\"error\":"
-				  "\"the server is busy running a test. try again later\"}", &d), 1);
-	TH_EQ_INT(d.status, NET_BUSY);
-	TH_CHECK(!d.bps.ok);
+/* The parameters: flags only when on, as true (presence alone means on up to 3.17). */
+TH_TEST(net_iperf_params)
+{
+	char *n = iperf_params_json(8, 10, false), *r = iperf_params_json(1, 3, true);
 
-	memset(&d, 0, sizeof(d));
-	TH_EQ_INT(net_iperf_parse("{\"error\":\"unable to connect to server: Connection refused\"}",
-				  &d), 0);
-	TH_EQ_INT(d.status, NET_FAILED);
-	TH_CHECK(strstr(d.reason, "Connection refused") != NULL);
-	TH_CHECK(!d.bps.ok);
+	TH_CHECK(n && r);
+	if (!n || !r)
+		goto out;
+	TH_CHECK(strstr(n, "\"parallel\":8") && strstr(n, "\"time\":10") && strstr(n, "\"tcp\":true"));
+	TH_CHECK(strstr(n, "\"len\":131072") && strstr(n, "\"omit\":0"));
+	TH_CHECK(!strstr(n, "reverse"));
+	TH_CHECK(strstr(r, "\"reverse\":true") && strstr(r, "\"parallel\":1"));
+out:
+	free(n);
+	free(r);
+}
 
-	/* a 0 figure is a failure, never a measured 0 */
-	memset(&d, 0, sizeof(d));
-	TH_EQ_INT(net_iperf_parse("{\"end\":{\"sum_received\":{\"bits_per_second\":0}}}", &d), 0);
-	TH_EQ_INT(d.status, NET_FAILED);
-	TH_CHECK(!d.bps.ok);
+TH_TEST(net_iperf_ids)
+{
+	TH_EQ_INT(iperf_stream_id(0), 1);
+	TH_EQ_INT(iperf_stream_id(1), 3);
+	TH_EQ_INT(iperf_stream_id(7), 9);
+}
 
-	memset(&d, 0, sizeof(d));
-	TH_EQ_INT(net_iperf_parse("{\"end\":", &d), 0);
-	TH_EQ_INT(d.status, NET_FAILED);
+TH_TEST(net_regions)
+{
+	char r[32];
+
+	for (unsigned i = 0; i < net_default_nservers; i++) {
+		net_server_region(&net_default_servers[i], r, sizeof(r));
+		TH_CHECK(strlen(r) == 2);
+		TH_CHECK(net_region_match(&net_default_servers[i], r));
+	}
+	net_server_region(&net_default_servers[4], r, sizeof(r)); /* Los Angeles, CA, US (10G) */
+	TH_EQ_STR(r, "US");
+	TH_CHECK(net_region_match(&net_default_servers[0], "uk"));
+	TH_CHECK(!net_region_match(&net_default_servers[0], "US"));
+	TH_CHECK(net_region_match(&net_default_servers[0], NULL));
+}
+
+TH_TEST(net_ms_format)
+{
+	char b[32];
+
+	net_fmt_ms(b, sizeof(b), 1234.5);
+	TH_EQ_STR(b, "1234.5 ms"); /* not "1.23e+03 ms" */
+	net_fmt_ms(b, sizeof(b), 0.04);
+	TH_EQ_STR(b, "0.04 ms");
+	net_fmt_bytes(b, sizeof(b), 1250000000.0);
+	TH_EQ_STR(b, "1.25 GB");
 }
 #endif
 

@@ -1,11 +1,17 @@
 /*
  * net.c — the net module (opt-in, --net): per server and family, an
- * iperf3 test sending and one receiving (-R), each retried up to
- * NET_BUSY_TRIES times while the server says busy, then TCP connect latency.
- * Every server's failure is its own row; the module fails only when no
- * row could be measured. --net-max-time caps the whole module.
+ * iperf3 test sending and one receiving (-R) through the native client
+ * (net_iperf_client.c), 1 s apart as yabs does. A try that found the
+ * server busy, ran out of time or received nothing is retried up to
+ * NET_BUSY_TRIES times, 2 s apart; refused or unreachable is not. The
+ * row's latency is its control connection's round trip (no extra
+ * connections). A family is planned only where this host has a usable
+ * address and a default route (sysinfo's, through the ctx). Every
+ * server's failure is its own row; the module fails only when no row
+ * could be measured. --net-max-time caps the whole module.
  */
 #include <arpa/inet.h>
+#include <math.h>
 #include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,12 +22,13 @@
 
 #include "core/clock.h"
 #include "core/module.h"
+#include "core/tail_ratio.h"
 #include "net_priv.h"
 
-#define NET_KILL_SLACK_S   10.0  /* child deadline: test time + this (yabs: timeout 15 for 10 s) */
-#define NET_CONNECT_MS     3000
-#define NET_BUSY_WAIT_S    2.0   /* yabs sleeps 2 s between tries */
-#define NET_REOPEN_WAIT_S  0.5   /* iperf3 -s between two tests */
+#define NET_RETRY_WAIT_S   2.0   /* yabs sleeps 2 s between tries */
+#define NET_DIR_WAIT_S     1.0   /* yabs: "a breather" between send and receive */
+#define NET_REOPEN_WAIT_S  0.5   /* iperf3 -s reopens its listener after a test */
+#define NET_TRY_SLACK_S    25.0  /* a try's own waits beyond its run (connects, states, results) */
 
 struct resolved {
 	char v4[INET_ADDRSTRLEN], v6[INET6_ADDRSTRLEN];
@@ -35,15 +42,15 @@ static bool is_literal(const char *h)
 	return inet_pton(AF_INET, h, b) == 1 || inet_pton(AF_INET6, h, b) == 1;
 }
 
-/* Auto family: AI_ADDRCONFIG keeps only the families this host has addresses in. */
-static void resolve(const struct net_server *s, bool auto_family, struct resolved *r)
+/* Both families' first address; the host's own usability is decided by sysinfo, not here. */
+static void resolve(const struct net_server *s, struct resolved *r)
 {
 	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *res, *ai;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	if (auto_family && !is_literal(s->host))
-		hints.ai_flags = AI_ADDRCONFIG;
+	if (is_literal(s->host))
+		hints.ai_flags = AI_NUMERICHOST;
 	rc = getaddrinfo(s->host, NULL, &hints, &res);
 	if (rc) {
 		snprintf(r->err, sizeof(r->err), "DNS lookup of %s failed: %s", s->host,
@@ -74,7 +81,7 @@ static bool nap(const struct bench_ctx *ctx, double sec)
 	while (mono_s() < end) {
 		if (bench_stopped(ctx))
 			return false;
-		usleep(100000);
+		usleep(50000);
 	}
 	return true;
 }
@@ -84,17 +91,32 @@ static bool dir_answered(const struct net_dir *d)
 	return d->status == NET_DONE || d->status == NET_BUSY;
 }
 
-/* The server answered a test this run: this row's other direction, or an earlier row of it. */
+/* The server answered a test this run in this family: this row's other direction, or an earlier row. */
 static bool answered(const struct net_result *res, const struct net_row *row,
 		     const struct net_dir *other)
 {
 	if (dir_answered(other))
 		return true;
 	for (const struct net_row *r = res->rows; r < row; r++)
-		if (!strcmp(r->srv.host, row->srv.host) && r->srv.port_lo == row->srv.port_lo &&
+		if (r->family == row->family && !strcmp(r->srv.host, row->srv.host) &&
+		    r->srv.port_lo == row->srv.port_lo &&
 		    (dir_answered(&r->send) || dir_answered(&r->recv)))
 			return true;
 	return false;
+}
+
+/* The drop rule of the disk passes (core/tail_ratio.h) on this direction's timeline. */
+static void dir_tail(struct net_dir *d)
+{
+	double v[NET_TL_MAX], t;
+
+	for (unsigned i = 0; i < d->ntl; i++)
+		v[i] = (double)d->tl_bytes[i];
+	t = tail_ratio(v, d->ntl);
+	if (!isnan(t)) {
+		d->tail_ratio = mdbl_of(t);
+		d->drop = mbool_of(t < TAIL_DROP_RATIO);
+	}
 }
 
 static void run_dir(const struct bench_ctx *ctx, struct net_result *res, struct net_row *row,
@@ -110,55 +132,77 @@ static void run_dir(const struct bench_ctx *ctx, struct net_result *res, struct 
 	step.what = what;
 	for (d->tries = 0; d->tries < NET_BUSY_TRIES;) {
 		struct net_test t = {
-			.addr = row->addr, .port = pick_port(&row->srv), .reverse = reverse,
-			.streams = res->streams, .duration_s = (unsigned)res->duration_s,
-			.deadline_s = res->duration_s + NET_KILL_SLACK_S, .stop = ctx->stop,
+			.addr = row->addr, .family = row->family, .port = pick_port(&row->srv),
+			.reverse = reverse, .streams = res->streams,
+			.duration_s = (unsigned)res->duration_s, .end_by = module_end, .stop = ctx->stop,
 		};
-		double left = module_end - mono_s();
-		int busy;
+		enum net_try how;
 
 		if (bench_stopped(ctx)) {
 			d->status = NET_SKIPPED;
 			snprintf(d->reason, sizeof(d->reason), "interrupted");
 			return;
 		}
-		if (left < res->duration_s + 1.0) {
+		if (module_end - mono_s() < res->duration_s + 1.0) {
 			res->max_time_hit = true;
-			if (d->status == NET_BUSY) /* keep "busy" from the earlier tries */
+			if (d->tries) /* keep what the earlier tries found */
 				return;
 			d->status = NET_SKIPPED;
 			snprintf(d->reason, sizeof(d->reason), "not started: --net-max-time reached");
 			return;
 		}
-		if (t.deadline_s > left)
-			t.deadline_s = left;
 		d->tries++;
 		bench_progress_step(ctx, &step, 0);
-		busy = net_iperf_run(&t, d);
+		how = net_iperf_run(&t, d);
 		bench_progress_step(ctx, &step, 1);
-		/*
-		 * iperf3 -s reopens its listener after each test: a connect in that
-		 * window is refused or reset. Once the server answered this run, a
-		 * failed try is retried like a busy one; a server that never
-		 * answered is not (a closed port stays one "connection refused").
-		 */
-		if (!busy && !(d->status == NET_FAILED && server_up))
+		switch (how) {
+		case NET_TRY_OK:
+			dir_tail(d);
 			return;
-		if (!busy && d->tries < NET_BUSY_TRIES && !nap(ctx, NET_REOPEN_WAIT_S))
+		case NET_TRY_MAX_TIME:
+			res->max_time_hit = true;
 			return;
-		if (!busy)
+		case NET_TRY_STOPPED:
+		case NET_TRY_FAILED:
+			return;
+		case NET_TRY_REFUSED:
+			/* refused right after a test: the listener was reopening; else final */
+			if (!server_up || d->tries >= NET_BUSY_TRIES || !nap(ctx, NET_REOPEN_WAIT_S))
+				return;
+			break;
+		case NET_TRY_BUSY:
+		case NET_TRY_TIMEOUT:
+		case NET_TRY_ZERO:
+			if (d->tries >= NET_BUSY_TRIES || !nap(ctx, NET_RETRY_WAIT_S))
+				break;
 			continue;
-		if (d->tries < NET_BUSY_TRIES && !nap(ctx, NET_BUSY_WAIT_S))
-			return;
+		}
 	}
 	if (d->status == NET_BUSY)
 		snprintf(d->reason, sizeof(d->reason), "server busy on %u tries", d->tries);
+	else if (d->tries > 1 && d->status != NET_DONE) {
+		char last[sizeof(d->reason)];
+
+		snprintf(last, sizeof(last), "%s", d->reason);
+		snprintf(d->reason, sizeof(d->reason), "%u tries, last: %.120s", d->tries, last);
+	}
 }
 
 static void row_status(struct net_row *row)
 {
 	const struct net_dir *s = &row->send, *r = &row->recv;
+	const struct net_dir *both[2] = { s, r };
 
+	row->lat_ok = 0;
+	for (int k = 0; k < 2; k++)
+		if (both[k]->rtt_ms.ok) {
+			if (!row->lat_ok || both[k]->rtt_ms.v < row->latency_ms.v)
+				row->latency_ms = both[k]->rtt_ms;
+			row->lat_ok++;
+		}
+	if (!row->lat_ok)
+		snprintf(row->lat_reason, sizeof(row->lat_reason), "no control connection (%.100s)",
+			 s->reason[0] ? s->reason : r->reason);
 	if (s->status == NET_DONE || r->status == NET_DONE) {
 		row->status = NET_DONE;
 		return;
@@ -184,7 +228,25 @@ static struct net_row *add_row(struct net_result *res, const struct net_server *
 	return row;
 }
 
-/* Lists the rows: IPv4 first, then IPv6 (as yabs prints its two tables). */
+/* A row that is not run: its reason, no figure. */
+static void no_row(struct net_result *res, const struct net_server *s, int fam, const char *why)
+{
+	struct net_row *row = add_row(res, s, fam);
+
+	if (!row)
+		return;
+	row->status = NET_FAILED;
+	snprintf(row->reason, sizeof(row->reason), "%s", why);
+	snprintf(row->lat_reason, sizeof(row->lat_reason), "not run");
+}
+
+/*
+ * Lists the rows: IPv4 first, then IPv6 (as yabs prints its two tables).
+ * Auto family: the built-in list gets a family only where this host can
+ * use it (yabs checks connectivity per family); a server given by the user
+ * gets a row saying why it was not run. --net-4 / --net-6 force a family;
+ * a host without it still gets the row's reason, and nothing is sent.
+ */
 static void plan_rows(const struct bench_ctx *ctx, struct net_result *res,
 		      const struct net_server *srv, unsigned nsrv)
 {
@@ -197,29 +259,41 @@ static void plan_rows(const struct bench_ctx *ctx, struct net_result *res,
 		return;
 	}
 	for (unsigned i = 0; i < nsrv; i++)
-		resolve(&srv[i], auto_family, &rs[i]);
+		resolve(&srv[i], &rs[i]);
 	for (int fam = 4; fam <= 6; fam += 2) {
+		enum mbool host = fam == 4 ? ctx->host_ipv4 : ctx->host_ipv6;
+
 		for (unsigned i = 0; i < nsrv; i++) {
 			const char *a = fam == 4 ? rs[i].v4 : rs[i].v6;
 			bool want = auto_family || (fam == 4 ? o->net_4 : o->net_6);
 			bool allowed = fam == 4 ? srv[i].ipv4 : srv[i].ipv6;
+			bool none = !rs[i].v4[0] && !rs[i].v6[0];
+			int first = srv[i].ipv4 ? 4 : 6;
+			char why[160];
 			struct net_row *row;
 
 			if (!want || !allowed)
 				continue;
+			if (rs[i].err[0]) {
+				/* one row for a name that does not resolve */
+				if (fam == first || !auto_family)
+					no_row(res, &srv[i], fam, rs[i].err);
+				continue;
+			}
 			if (!a[0]) {
-				bool none = !rs[i].v4[0] && !rs[i].v6[0];
-				int first = srv[i].ipv4 ? 4 : 6;
-
-				/* auto: a family the host or server lacks is no row, unless none worked */
 				if (auto_family && !(none && fam == first))
 					continue;
-				if (!(row = add_row(res, &srv[i], fam)))
-					break;
-				row->status = NET_FAILED;
-				snprintf(row->reason, sizeof(row->reason), "%s", rs[i].err[0] ?
-					 rs[i].err : fam == 4 ? "no IPv4 address for this host" :
-					 "no IPv6 address for this host");
+				snprintf(why, sizeof(why), "%s has no IPv%d address (no %s record)",
+					 srv[i].host, fam, fam == 4 ? "A" : "AAAA");
+				no_row(res, &srv[i], fam, why);
+				continue;
+			}
+			if (host == MB_FALSE) {
+				if (auto_family && res->defaults_used)
+					continue;
+				snprintf(why, sizeof(why), "this host has no usable IPv%d (a global "
+					 "address and a default route): not run", fam);
+				no_row(res, &srv[i], fam, why);
 				continue;
 			}
 			if (!(row = add_row(res, &srv[i], fam)))
@@ -228,6 +302,14 @@ static void plan_rows(const struct bench_ctx *ctx, struct net_result *res,
 		}
 	}
 	free(rs);
+}
+
+static void fmt_bytes(char *buf, size_t n, double b)
+{
+	if (b >= 1e9)
+		snprintf(buf, n, "%.1f GB", b / 1e9);
+	else
+		snprintf(buf, n, "%.0f MB", b / 1e6);
 }
 
 /* HTTP downloads: --net-url, or the built-in files when no target was given. */
@@ -274,7 +356,7 @@ static enum bench_status net_run(const struct bench_ctx *ctx, void *result, stru
 	const struct bench_opts *o = ctx->opts;
 	struct net_result *res = result;
 	struct net_server *srv;
-	unsigned nsrv = 0, ndone = 0, nbusy = 0, ntests;
+	unsigned nsrv = 0, ndone = 0, nbusy = 0, ntests, nrun = 0;
 	bool defaults;
 	double module_end;
 	char err[256];
@@ -287,6 +369,8 @@ static enum bench_status net_run(const struct bench_ctx *ctx, void *result, stru
 		NET_DEFAULT_MAX_TIME_S;
 	res->want4 = o->net_4;
 	res->want6 = o->net_6;
+	res->quick = o->net_quick;
+	snprintf(res->region, sizeof(res->region), "%s", o->net_region ? o->net_region : "");
 	module_end = mono_s() + res->max_time_s;
 	srand((unsigned)(time(NULL) ^ getpid()));
 
@@ -303,12 +387,27 @@ static enum bench_status net_run(const struct bench_ctx *ctx, void *result, stru
 				nsrv++;
 	} else {
 		res->defaults_used = true;
-		memcpy(srv, net_default_servers, net_default_nservers * sizeof(*srv));
-		nsrv = net_default_nservers;
+		for (unsigned i = 0; i < net_default_nservers; i++)
+			if ((!o->net_quick || net_default_servers[i].quick) &&
+			    net_region_match(&net_default_servers[i], o->net_region))
+				srv[nsrv++] = net_default_servers[i];
 	}
 	plan_rows(ctx, res, srv, nsrv);
 	free(srv);
 
+	for (unsigned i = 0; i < res->nrows; i++)
+		nrun += res->rows[i].status != NET_FAILED;
+	res->planned_tests = nrun * 2;
+	if (nrun) {
+		char gb[32];
+
+		/* metered plans: what is about to be sent, before the first byte */
+		fmt_bytes(gb, sizeof(gb), nrun * 2 * res->duration_s * 1e9 / 8);
+		bench_notice(ctx, "net: iperf3 with %u server%s (per family) x 2 directions x %.0f s "
+			     "= %.0f s at full speed, %u streams (at 1 Gbit/s about %s)", nrun,
+			     nrun == 1 ? "" : "s", res->duration_s, nrun * 2 * res->duration_s,
+			     res->streams, gb);
+	}
 	for (unsigned i = 0; i < res->nrows; i++) {
 		struct net_row *row = &res->rows[i];
 
@@ -317,18 +416,12 @@ static enum bench_status net_run(const struct bench_ctx *ctx, void *result, stru
 		if (bench_stopped(ctx))
 			break;
 		run_dir(ctx, res, row, false, module_end);
+		if (!nap(ctx, NET_DIR_WAIT_S))
+			break;
 		run_dir(ctx, res, row, true, module_end);
 		row_status(row);
+		res->moved += row->send.moved + row->recv.moved;
 	}
-	/*
-	 * Latency last: each probe is a control connection the iperf3 server
-	 * drops, and the server reopens its listener after it, resetting a test
-	 * that connected meanwhile. After all tests, no test follows a probe.
-	 */
-	for (unsigned i = 0; i < res->nrows && !bench_stopped(ctx); i++)
-		if (res->rows[i].addr[0])
-			net_latency(res->rows[i].addr, res->rows[i].family,
-				    pick_port(&res->rows[i].srv), NET_CONNECT_MS, &res->rows[i]);
 	run_http(ctx, res, defaults, module_end);
 	for (unsigned i = 0; i < res->nrows; i++) {
 		ndone += res->rows[i].status == NET_DONE;
@@ -338,8 +431,8 @@ static enum bench_status net_run(const struct bench_ctx *ctx, void *result, stru
 		ndone += res->http[i].status == NET_DONE;
 	ntests = res->nrows + res->nhttp;
 	if (res->max_time_hit)
-		bench_warn(ctx, "net: --net-max-time (%.0f s) reached: some tests were not started",
-			   res->max_time_s);
+		bench_warn(ctx, "net: --net-max-time (%.0f s) reached: some tests were cut or not "
+			   "started", res->max_time_s);
 	if (bench_stopped(ctx))
 		return bench_outcome(out, BENCH_INCOMPLETE, "interrupted");
 	if (!ntests)
@@ -347,6 +440,9 @@ static enum bench_status net_run(const struct bench_ctx *ctx, void *result, stru
 	if (!ndone)
 		return bench_outcome(out, BENCH_FAIL, "nothing could be measured (%u of %u tests busy)",
 				     nbusy, ntests);
+	if (res->max_time_hit)
+		return bench_outcome(out, BENCH_INCOMPLETE, "--net-max-time reached: %u of %u tests "
+				     "not measured", ntests - ndone, ntests);
 	if (ndone < ntests)
 		return bench_outcome(out, BENCH_OK, "%u of %u tests not measured", ntests - ndone,
 				     ntests);
@@ -368,10 +464,8 @@ const char *net_status_name(enum net_status st)
 
 const struct bench_module bench_mod_net = {
 	.name = "net",
-	.desc = "network (opt-in, --net): iperf3 send/receive, TCP connect latency, HTTP downloads",
-#ifndef HAVE_LIBIPERF
-	.unavailable = "built without libiperf",
-#elif !defined(HAVE_CJSON)
+	.desc = "network (opt-in, --net): iperf3 send/receive, round trip, HTTP downloads",
+#ifndef HAVE_CJSON
 	.unavailable = "built without cJSON",
 #endif
 	.run = net_run,

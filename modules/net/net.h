@@ -1,7 +1,8 @@
 /*
- * net.h — the opt-in network module: iperf3 throughput (libiperf, one
- * forked child per test) in both directions and TCP connect latency per
- * server. Runs only with --net; nothing is sent otherwise.
+ * net.h — the opt-in network module: iperf3 throughput in both directions
+ * through vpsbench's own iperf3 client (the wire protocol over plain
+ * sockets, no libiperf, no fork), the round trip of its control connection,
+ * and HTTP downloads. Runs only with --net; nothing is sent otherwise.
  */
 #ifndef VPSBENCH_NET_H
 #define VPSBENCH_NET_H
@@ -15,8 +16,9 @@
 
 #define NET_MAX_ROWS       48   /* servers x families */
 #define NET_STREAMS_MAX    128
-#define NET_BUSY_TRIES     3    /* yabs: three tries when the server is busy */
-#define NET_LAT_SAMPLES    5    /* TCP connects per server, median reported */
+#define NET_BUSY_TRIES     3    /* yabs: three tries (busy, timeout, 0 received) */
+#define NET_TL_MAX         120  /* seconds kept in a direction's timeline */
+#define NET_QUICK_SERVERS  3    /* --net-quick: yabs -r's three */
 #define NET_DEFAULT_STREAMS 8
 #define NET_DEFAULT_TIME_S 10
 #define NET_DEFAULT_MAX_TIME_S 600
@@ -26,17 +28,32 @@ enum net_status {
 	NET_DONE,      /* measured */
 	NET_BUSY,      /* the server said busy on every try: no figure, not graded */
 	NET_FAILED,    /* refused, DNS, protocol error: reason */
-	NET_TIMEOUT,   /* no result before the deadline: child killed */
-	NET_SKIPPED,   /* not started: --net-max-time reached or interrupted */
+	NET_TIMEOUT,   /* a wait passed its deadline: the server stalled */
+	NET_SKIPPED,   /* not started or cut: --net-max-time reached or interrupted */
 };
 
-/* One direction of one iperf3 test: send (client -> server) or receive (-R). */
+/*
+ * One direction of one iperf3 test: send (client -> server) or receive
+ * (-R), as iperf3's summary states it: the receiver line (headline, as yabs
+ * reads it) and the sender line, each bytes over its own side's duration
+ * of stream 1.
+ */
 struct net_dir {
 	enum net_status status;
-	struct mdbl bps;          /* end.sum_received.bits_per_second (receiver side) */
-	struct mu64 bytes;        /* end.sum_received.bytes */
-	struct mu64 retransmits;  /* end.sum_sent.retransmits (sender side, TCP) */
-	struct mdbl seconds;      /* end.sum_received.seconds */
+	struct mdbl bps;          /* receiver: bytes received * 8 / receiver seconds */
+	struct mu64 bytes;        /* receiver: bytes received, all streams */
+	struct mdbl seconds;      /* receiver's duration */
+	struct mdbl sender_bps;   /* sender: bytes sent * 8 / sender seconds */
+	struct mu64 sender_bytes;
+	struct mdbl sender_seconds;
+	struct mu64 retransmits;  /* sender's: TCP_INFO here (send), the server's (-R) */
+	struct mdbl rtt_ms;       /* tcpi_rtt of the control connection right after connect */
+	uint64_t moved;           /* bytes this host wrote or read on data streams, all tries */
+	/* this host's side, per whole second of the test: bytes sent (send) or received (-R) */
+	uint64_t tl_bytes[NET_TL_MAX];
+	unsigned ntl;
+	struct mdbl tail_ratio;   /* last third / first third of the timeline */
+	enum mbool drop;          /* tail_ratio below the disk passes' drop bound */
 	unsigned tries;
 	uint16_t port;            /* port of the last try */
 	char reason[160];
@@ -49,6 +66,7 @@ struct net_server {
 	char name[64];            /* provider; default: the host */
 	char location[96];        /* "" = unknown */
 	bool ipv4, ipv6;          /* families this entry may use (default list: yabs's modes) */
+	bool quick;               /* built-in list: one of yabs -r's three */
 };
 
 struct net_row {
@@ -58,8 +76,8 @@ struct net_row {
 	enum net_status status;   /* the row: DONE when any direction measured */
 	char reason[192];         /* row-level failure (DNS...) */
 	struct net_dir send, recv;
-	struct mdbl latency_ms;   /* median TCP connect time */
-	unsigned lat_ok;          /* connects that succeeded, of NET_LAT_SAMPLES */
+	struct mdbl latency_ms;   /* lowest control-connection RTT of the two directions */
+	unsigned lat_ok;          /* directions that gave one (0-2) */
 	char lat_reason[128];
 };
 
@@ -90,6 +108,10 @@ struct net_result {
 	bool defaults_used;       /* no --net-server: the built-in list */
 	bool want4, want6;        /* --net-4 / --net-6 (both false = any the host has) */
 	bool max_time_hit;
+	bool quick;               /* --net-quick */
+	char region[32];          /* --net-region, "" = all */
+	unsigned planned_tests;   /* iperf3 directions planned (rows x 2) */
+	uint64_t moved;           /* bytes moved by all iperf3 tests, all tries */
 	unsigned nrows;
 	struct net_row rows[NET_MAX_ROWS];
 	unsigned nhttp;
@@ -118,6 +140,12 @@ int net_check_url(const char *url, char *err, size_t errlen);
 
 /* Checks the --net* options before anything runs: 0, or -1 with one line in err. */
 int net_check_opts(const struct bench_opts *o, char *err, size_t errlen);
+
+/* The built-in server's region ("UK" of "London, UK (10G)"); "" when none. */
+void net_server_region(const struct net_server *s, char *buf, size_t n);
+
+/* Whether a built-in server is kept by --net-region (case-insensitive; NULL/"" = all). */
+bool net_region_match(const struct net_server *s, const char *region);
 
 const char *net_status_name(enum net_status st);
 

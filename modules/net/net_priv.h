@@ -1,6 +1,8 @@
 /*
- * net_priv.h — the net module's parts: one iperf3 test in a child, TCP
- * connect latency, and the parsing of iperf3's JSON result.
+ * net_priv.h — the net module's parts: the iperf3 wire protocol (framing,
+ * state bytes, deadlines: net_iperf_proto.c), its parameter and result JSON
+ * (net_iperf_json.c), one iperf3 test (net_iperf_client.c), the HTTP
+ * downloads (net_http.c).
  */
 #ifndef VPSBENCH_NET_PRIV_H
 #define VPSBENCH_NET_PRIV_H
@@ -9,34 +11,132 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #include "net.h"
 
+/* --- net_iperf_proto.c: control and data connections, every wait with a deadline --- */
+
+/* iperf3's state bytes (one signed byte on the control connection). */
+enum iperf_state {
+	IPERF_TEST_START = 1,
+	IPERF_TEST_RUNNING = 2,
+	IPERF_TEST_END = 4,
+	IPERF_PARAM_EXCHANGE = 9,
+	IPERF_CREATE_STREAMS = 10,
+	IPERF_SERVER_TERMINATE = 11,
+	IPERF_CLIENT_TERMINATE = 12,
+	IPERF_EXCHANGE_RESULTS = 13,
+	IPERF_DISPLAY_RESULTS = 14,
+	IPERF_DONE = 16,
+	IPERF_ACCESS_DENIED = -1,
+	IPERF_SERVER_ERROR = -2,
+};
+
+#define IPERF_COOKIE_LEN 37        /* 36 base32 letters and a NUL */
+#define IPERF_JSON_MAX   (256u << 10) /* results of 128 streams are ~20 KiB */
+
+/* What a wait ended with: 0 done, else one of these. */
+enum io_rc {
+	IO_OK = 0,
+	IO_EOF,        /* the peer closed (errno-free) */
+	IO_TIMEOUT,    /* the deadline passed */
+	IO_STOP,       /* the run was interrupted */
+	IO_ERR,        /* a system call failed: errno saved in io->err */
+	IO_TOO_BIG,    /* a JSON length prefix over the limit (in io->len) */
+};
+
+/* One wait's bounds: an absolute monotonic deadline and the stop flag. */
+struct io {
+	double deadline;
+	volatile sig_atomic_t *stop;
+	int err;       /* errno of the IO_ERR */
+	uint32_t len;  /* the refused JSON length of IO_TOO_BIG */
+};
+
+/* Non-blocking connect (the socket stays non-blocking); fd >= 0 or -1 and an io_rc in *rc. */
+int iperf_connect(const struct sockaddr *sa, socklen_t salen, struct io *io, enum io_rc *rc);
+enum io_rc iperf_write_all(int fd, const void *buf, size_t n, struct io *io);
+enum io_rc iperf_read_full(int fd, void *buf, size_t n, struct io *io);
+enum io_rc iperf_read_state(int fd, signed char *state, struct io *io);
+/* 32-bit big-endian length, then the text (no NUL). */
+enum io_rc iperf_send_json(int fd, const char *text, struct io *io);
+/* *out is malloc'd and NUL-terminated on IO_OK; lengths 0 and over max are refused. */
+enum io_rc iperf_recv_json(int fd, char **out, uint32_t max, struct io *io);
+/* 36 random base32 letters and a NUL; 0, or -1 when no random bytes could be had. */
+int iperf_make_cookie(char cookie[IPERF_COOKIE_LEN]);
+/* iperf3's text for an error code it sends after SERVER_ERROR; NULL when unknown. */
+const char *iperf_error_text(int32_t code);
+
+/* --- net_iperf_json.c: parameter and result messages --- */
+
+struct iperf_peer_stream {
+	int id;
+	double bytes;          /* the peer's count (sent or received) */
+	double retransmits;    /* < 0: not known */
+	double seconds;        /* end_time - start_time; < 0 when absent */
+};
+
+struct iperf_peer_results {
+	int sender_has_retransmits; /* 1, 0, -1 (2^64-1 read as -1) */
+	unsigned n;
+	struct iperf_peer_stream s[NET_STREAMS_MAX];
+};
+
+/* The parameter JSON (malloc'd), or NULL when out of memory. */
+char *iperf_params_json(unsigned streams, unsigned time_s, bool reverse);
+
+struct iperf_local_stream {
+	uint64_t bytes;
+	int64_t retransmits;   /* -1: not a sender / not known */
+	double seconds;
+};
+/* This side's results JSON (malloc'd), or NULL when out of memory. */
+char *iperf_results_json(const struct iperf_local_stream *s, unsigned n, bool sender,
+			 bool has_retransmits);
+
+/*
+ * Reads the server's results: the stream ids must be ours (1, 3, 4, ...,
+ * one each) and every count a count. 0, or -1 with the reason in why.
+ */
+int iperf_parse_results(const char *json, unsigned streams, struct iperf_peer_results *out,
+			char *why, size_t whylen);
+
+/* Stream id of the i-th stream (0-based): 1, 3, 4, 5, ... (iperf3 skips 2). */
+static inline int iperf_stream_id(unsigned i)
+{
+	return i == 0 ? 1 : (int)i + 2;
+}
+
+/* --- net_iperf_client.c: one test --- */
+
+/* How a try ended, for the retry policy (net.c). */
+enum net_try {
+	NET_TRY_OK = 0,
+	NET_TRY_BUSY,      /* ACCESS_DENIED: retried */
+	NET_TRY_TIMEOUT,   /* a wait ran out: retried */
+	NET_TRY_ZERO,      /* 0 bytes received: retried */
+	NET_TRY_REFUSED,   /* refused or unreachable: never retried */
+	NET_TRY_FAILED,    /* the server's error, a protocol breach, a lie: not retried */
+	NET_TRY_MAX_TIME,  /* --net-max-time cut it */
+	NET_TRY_STOPPED,   /* interrupted */
+};
+
 struct net_test {
 	const char *addr;         /* numeric address */
+	int family;               /* 4 or 6 */
 	uint16_t port;
 	bool reverse;             /* -R: the server sends */
 	unsigned streams;
 	unsigned duration_s;
-	double deadline_s;        /* hard kill after this many seconds */
+	double end_by;            /* absolute monotonic time: --net-max-time's end */
 	volatile sig_atomic_t *stop;
 };
 
-/*
- * Runs one iperf3 client test in a forked child and fills d (status, figures,
- * reason). Returns 1 when the server said busy (retry), else 0.
- */
-int net_iperf_run(const struct net_test *t, struct net_dir *d);
+/* Runs one iperf3 TCP test and fills d's figures, status and reason. */
+enum net_try net_iperf_run(const struct net_test *t, struct net_dir *d);
 
-/* Reads iperf3's JSON (iperf3 -J) into d; 1 = server busy, 0 otherwise. */
-int net_iperf_parse(const char *json, struct net_dir *d);
-
-/*
- * Median of NET_LAT_SAMPLES TCP connects to addr:port, each cut at timeout_ms.
- * Fills row->latency_ms, lat_ok and lat_reason.
- */
-void net_latency(const char *addr, int family, uint16_t port, int timeout_ms,
-		 struct net_row *row);
+/* --- net_http.c --- */
 
 /* One HTTP download test (net_http.c); fills h. */
 struct net_http_args {

@@ -148,14 +148,92 @@ int net_check_url(const char *url, char *err, size_t n)
 	return 0;
 }
 
+void net_server_region(const struct net_server *s, char *buf, size_t n)
+{
+	const char *l = s->location, *paren = strchr(l, '('), *end = paren ? paren : l + strlen(l);
+	const char *start;
+
+	while (end > l && end[-1] == ' ')
+		end--;
+	start = end;
+	while (start > l && start[-1] != ',' && start[-1] != ' ')
+		start--;
+	snprintf(buf, n, "%.*s", (int)(end - start), start);
+}
+
+bool net_region_match(const struct net_server *s, const char *region)
+{
+	char r[32];
+
+	if (!region || !*region)
+		return true;
+	net_server_region(s, r, sizeof(r));
+	return r[0] && !strcasecmp(r, region);
+}
+
+/* "UK, NL, ..." once each, in list order. */
+static void valid_regions(char *buf, size_t n)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < net_default_nservers; i++) {
+		char r[32];
+		bool seen = false;
+
+		net_server_region(&net_default_servers[i], r, sizeof(r));
+		for (unsigned k = 0; k < i && !seen; k++)
+			seen = net_region_match(&net_default_servers[k], r);
+		if (!r[0] || seen || used + strlen(r) + 3 >= n)
+			continue;
+		used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? ", " : "", r);
+	}
+}
+
 int net_check_opts(const struct bench_opts *o, char *err, size_t n)
 {
 	struct net_server s;
 
 	if (!o->net && (o->net_server.n || o->net_4 || o->net_6 || o->net_streams.set ||
 			o->net_time_ns.set || o->net_max_time_ns.set || o->net_url.n ||
-			o->net_conns.set)) {
+			o->net_conns.set || o->net_quick || o->net_region)) {
 		snprintf(err, n, "--net-* options need --net (nothing is sent without it)");
+		return -1;
+	}
+	/* iperf3's "time" is whole seconds: 1.5s would silently become 1 s */
+	if (o->net_time_ns.set && o->net_time_ns.v % 1000000000ULL) {
+		snprintf(err, n, "--net-time: whole seconds only (iperf3 runs for a whole number "
+			 "of seconds), at least 1s");
+		return -1;
+	}
+	if (o->net_region) {
+		char valid[128];
+		bool any = false;
+
+		for (unsigned i = 0; i < net_default_nservers; i++)
+			any |= net_region_match(&net_default_servers[i], o->net_region);
+		valid_regions(valid, sizeof(valid));
+		if (!any) {
+			snprintf(err, n, "--net-region '%.40s': not a region of the built-in list "
+				 "(valid: %s)", o->net_region, valid);
+			return -1;
+		}
+	}
+	if (o->net_region && o->net_quick) {
+		bool any = false;
+
+		for (unsigned i = 0; i < net_default_nservers; i++)
+			any |= net_default_servers[i].quick &&
+			       net_region_match(&net_default_servers[i], o->net_region);
+		if (!any) {
+			snprintf(err, n, "--net-region '%.40s': none of --net-quick's servers is there",
+				 o->net_region);
+			return -1;
+		}
+	}
+	if ((o->net_region || o->net_quick) && o->net_server.n) {
+		snprintf(err, n, "--net-%s picks from the built-in list: not with --net-server",
+			 o->net_region ? "region" : "quick");
 		return -1;
 	}
 	for (unsigned i = 0; i < o->net_server.n; i++)

@@ -6,12 +6,17 @@
 # side, vpsbench / reference tool and vpsbench / shaped rate per direction
 # (targets: ±5% and ±8%), with the machine's load and what the unshaped
 # link carries with the CPU there is now. Root only; nothing leaves the
-# machine.
-#   RATES="200mbit 1gbit" PAIRS=3 TIME=5 BURST=512kb tests/compare/vs-iperf3.sh
+# machine. IPv4 (198.18.1.0/24) and IPv6 (2001:db8:2::/64) over the same
+# link, each binary of BINS (the dynamic and the static build by default).
+# UNSHAPED=1 adds the CPU-bound case: the unshaped link, -P 8, throughput
+# and CPU seconds (user + system of the client process) per GB received,
+# both directions together, vpsbench against the CLI.
+#   RATES="200mbit 1gbit" PAIRS=3 TIME=5 BURST=512kb FAMS="4 6" tests/compare/vs-iperf3.sh
 # HTTP=0 leaves the HTTP part out (it needs nginx, Debian's nginx-light).
 cd "$(dirname "$0")/../.." || exit 1
 RATES=${RATES:-"200mbit 1gbit"} PAIRS=${PAIRS:-3} TIME=${TIME:-5} BURST=${BURST:-512kb} HTTP=${HTTP:-1}
-VB=${VPSBENCH:-./vpsbench}
+FAMS=${FAMS:-"4 6"} UNSHAPED=${UNSHAPED:-1}
+BINS=${BINS:-"${VPSBENCH:-./vpsbench} $([ -x ./vpsbench-static ] && echo ./vpsbench-static)"}
 [ "$(id -u)" -eq 0 ] || { echo "vs-iperf3: needs root (network namespaces)"; exit 0; }
 C=vpsbcmp$$c S=vpsbcmp$$s
 TMP=$(mktemp -d)
@@ -29,8 +34,13 @@ ip netns add $C && ip netns add $S &&
 ip link add vcc$$ netns $C type veth peer name vcs$$ netns $S &&
 ip -n $C link set lo up && ip -n $S link set lo up &&
 ip -n $C addr add 198.18.1.1/24 dev vcc$$ && ip -n $S addr add 198.18.1.2/24 dev vcs$$ &&
-ip -n $C link set vcc$$ up && ip -n $S link set vcs$$ up || { echo "vs-iperf3: cannot build the link"; exit 0; }
+ip -n $C addr add 2001:db8:2::1/64 dev vcc$$ nodad && ip -n $S addr add 2001:db8:2::2/64 dev vcs$$ nodad &&
+ip -n $C link set vcc$$ up && ip -n $S link set vcs$$ up &&
+ip -n $C route add default via 198.18.1.2 && ip -n $C -6 route add default via 2001:db8:2::2 ||
+	{ echo "vs-iperf3: cannot build the link"; exit 0; }
+# one server per family, as on a dual-stack host with yabs's servers
 ip netns exec $S iperf3 -s -B 198.18.1.2 -p 5201 >/dev/null 2>&1 &
+ip netns exec $S iperf3 -s -B 2001:db8:2::2 -p 5202 >/dev/null 2>&1 &
 wait_port() {
 	for _ in $(seq 100); do
 		ip netns exec $S ss -Hltn "sport = :$1" | grep -q . && return 0
@@ -39,9 +49,28 @@ wait_port() {
 	echo "vs-iperf3: nothing listens on port $1"; exit 0
 }
 wait_port 5201
-# cli [-R]: the iperf3 CLI's receiver figure (bit/s), as vpsbench reads it
-cli() { inc iperf3 -c 198.18.1.2 -P 8 -t "$TIME" -J "$@" | python3 -c \
+wait_port 5202
+ADDR4=198.18.1.2 ADDR6=2001:db8:2::2
+# cli [-R]: the iperf3 CLI's receiver figure (bit/s), as vpsbench reads it ($FAM: 4 or 6)
+cli() {
+	local a=$ADDR4 p=5201
+	[ "${FAM:-4}" = 6 ] && a=$ADDR6 p=5202
+	inc iperf3 -c $a -p $p -P 8 -t "$TIME" -J "$@" | python3 -c \
 	'import json,sys; print(json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"])'; }
+# vb BIN: vpsbench's send and receive receiver figures (bit/s) on one line ($FAM)
+vb() {
+	local spec=198.18.1.2:5201
+	[ "${FAM:-4}" = 6 ] && spec='[2001:db8:2::2]:5202'
+	inc "$1" --only net --net --net-server "$spec" --net-time "$TIME" --quiet --json > "$TMP/j" 2>/dev/null &&
+	python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["net"]["servers"][0]
+b = [s[d]["bits_per_second"] for d in ("send", "recv")]
+if None in b: sys.exit("! vpsbench: " + "; ".join("%s %s" % (s[d]["status"], s[d]["reason"]) for d in ("send", "recv")))
+print(*b)' "$TMP/j"
+}
+# cpu CMD...: runs CMD (output to $TMP/cpu.out), prints its children's user + system CPU seconds
+cpu() { python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[2:], stdout=open(sys.argv[1], "w"), stderr=subprocess.DEVNULL)
+r = resource.getrusage(resource.RUSAGE_CHILDREN); print("%.3f" % (r.ru_utime + r.ru_stime))' "$TMP/cpu.out" "$@"; }
 
 # HTTP: nginx serving a sparse file (served from the page cache, larger
 # than TIME seconds at the highest rate; the time cap ends each transfer).
@@ -65,21 +94,49 @@ echo "TCP goodput ceiling at MTU 1500: 1448/1514 = 0.9564 of a tbf rate"
 # (veth, softirq, 8 streams on a shared machine) limits that rate's figures,
 # not the shaper.
 awk -v b="$(cli)" 'BEGIN { printf "unshaped link, iperf3 CLI -P 8 (what this CPU carries now): %.0f Mbit/s\n", b / 1e6 }'
-printf '%-8s %-5s %10s %10s %10s %10s\n' rate test vpsbench ref vs-ref vs-rate
+if [ "$UNSHAPED" = 1 ]; then
+	# CPU-bound: what each client process costs per GB received, both directions
+	printf '%-10s %-18s %12s %12s %10s\n' unshaped binary Mbit/s cpu-s/GB "(IPv4, -P 8, send+recv)"
+	for bin in $BINS; do
+		: > "$TMP/u"
+		for i in $(seq "$PAIRS"); do
+			FAM=4
+			cv=$(cpu ip netns exec $C "$bin" --only net --net --net-server 198.18.1.2:5201 --net-time "$TIME" --quiet --json)
+			python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["net"]["servers"][0]
+print("v", s["send"]["bytes"] + s["recv"]["bytes"], s["send"]["seconds"] + s["recv"]["seconds"], sys.argv[2])' "$TMP/cpu.out" "$cv" >> "$TMP/u" || echo "! vpsbench unshaped round $i failed"
+			for r in "" -R; do
+				cc=$(cpu ip netns exec $C iperf3 -c 198.18.1.2 -p 5201 -P 8 -t "$TIME" -J $r)
+				python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["end"]["sum_received"]
+print("c", e["bytes"], e["seconds"], sys.argv[2])' "$TMP/cpu.out" "$cc" >> "$TMP/u"
+			done
+		done
+		python3 - "$TMP/u" "$bin" <<'PY'
+import statistics as st, sys
+rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
+def agg(tag, per):
+    xs = [[float(v) for v in r[1:]] for r in rows if r[0] == tag]
+    # per run: bytes, seconds, cpu; the CLI's two directions make one run
+    xs = [[sum(c) for c in zip(*xs[i:i + per])] for i in range(0, len(xs), per)]
+    return st.median(b * 8 / s / 1e6 for b, s, c in xs), st.median(c / (b / 1e9) for b, s, c in xs)
+vm, vc = agg("v", 1)
+cm, cc = agg("c", 2)
+print("%-10s %-18s %12.0f %12.3f" % ("", sys.argv[2], vm, vc))
+print("%-10s %-18s %12.0f %12.3f" % ("", "iperf3 3.12 CLI", cm, cc))
+print("%-10s %-18s %12.4f %12.4f   (targets: >= 0.95, <= 1)" % ("", "vpsbench/CLI", vm / cm, vc / cc))
+PY
+	done
+fi
+printf '%-8s %-4s %-18s %-5s %10s %10s %10s %10s\n' rate fam binary test vpsbench ref vs-ref vs-rate
 for rate in $RATES; do
 	inc tc qdisc replace dev vcc$$ root tbf rate "$rate" burst "$BURST" latency 50ms
 	ip netns exec $S tc qdisc replace dev vcs$$ root tbf rate "$rate" burst "$BURST" latency 50ms
+	for FAM in $FAMS; do
+	for bin in $BINS; do
 	: > "$TMP/v"; : > "$TMP/c"; : > "$TMP/hv"; : > "$TMP/hc"
 	for i in $(seq "$PAIRS"); do
-		inc $VB --only net --net --net-server 198.18.1.2:5201 --net-time "$TIME" \
-			--quiet --json > "$TMP/j" 2>/dev/null &&
-			python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["net"]["servers"][0]
-b = [s[d]["bits_per_second"] for d in ("send", "recv")]
-if None in b: sys.exit("! vpsbench: " + "; ".join("%s %s" % (s[d]["status"], s[d]["reason"]) for d in ("send", "recv")))
-print(*b)' "$TMP/j" >> "$TMP/v" ||
-			echo "! vpsbench round $i failed"
+		vb "$bin" >> "$TMP/v" || echo "! vpsbench round $i failed"
 		echo "$(cli) $(cli -R)" >> "$TMP/c"
-		[ "$HTTP" = 1 ] || continue
+		[ "$HTTP" = 1 ] && [ "$FAM" = 4 ] || continue
 		# one connection each, both cut by the time cap after TIME s
 		inc $VB --only net --net --net-url $U --net-conns 1 --net-time "$TIME" --quiet --json > "$TMP/j" 2>/dev/null
 		python3 -c 'import json,sys; h=json.load(open(sys.argv[1]))["net"]["http"][0]
@@ -87,9 +144,9 @@ if h["avg_mbit_s"] is None: sys.exit("! vpsbench http: %s %s" % (h["status"], h[
 print(h["avg_mbit_s"] * 1e6, h["steady_mbit_s"] * 1e6)' "$TMP/j" >> "$TMP/hv" || echo "! vpsbench http round $i failed"
 		inc curl -s -o /dev/null --max-time "$TIME" -H 'Accept-Encoding: identity' -w '%{speed_download}\n' $U >> "$TMP/hc"
 	done
-	python3 - "$TMP" "$rate" <<'PY'
+	python3 - "$TMP" "$rate" "IPv$FAM" "$bin" <<'PY'
 import os, statistics as st, sys
-d, r = sys.argv[1], sys.argv[2]
+d, r, fam, b = sys.argv[1:5]
 rate = float(r[:-4]) * (1e9 if r.endswith("gbit") else 1e6)
 def rows(name, scale=1.0):
     p = os.path.join(d, name)
@@ -102,13 +159,15 @@ if hv or hc:
     tests += [(hv, 0, hc, 0, "http"), (hv, 1, hc, 0, "http~")]
 for vs, k, cs, kc, name in tests:
     if not vs or not cs:
-        print("%-8s %-5s %10s" % (r, name, "-")); continue
+        print("%-8s %-4s %-18s %-5s %10s" % (r, fam, b, name, "-")); continue
     mv, mc = st.median(x[k] for x in vs), st.median(x[kc] for x in cs)
-    print("%-8s %-5s %10.1f %10.1f %10.4f %10.4f   (%d+%d runs)" % (r, name, mv / 1e6, mc / 1e6, mv / mc,
-          mv / rate, len(vs), len(cs)))
+    print("%-8s %-4s %-18s %-5s %10.1f %10.1f %10.4f %10.4f   (%d+%d runs)" % (r, fam, b, name, mv / 1e6,
+          mc / 1e6, mv / mc, mv / rate, len(vs), len(cs)))
 PY
+	done
+	done
 done
 printf 'load average after: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
-echo "send/recv: iperf3 8 streams, ref = iperf3 CLI (-R for recv), receiver figure (end.sum_received)"
+echo "send/recv: iperf3 8 streams, ref = iperf3 CLI (-R for recv), receiver figure (end.sum_received); vpsbench's own client"
 echo "http: 1 connection, whole-transfer average, ref = curl speed_download; http~: vpsbench's steady rate after its warm-up"
 exit 0

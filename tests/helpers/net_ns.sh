@@ -10,7 +10,7 @@
 # net_ns_start SUMMARY RATE: builds it all, shaped to RATE, in $TMP (set
 #   here: $NET_TMP when given, else a new temp dir) and arms an EXIT trap
 #   that removes it. When it cannot (not root, a tool missing, vpsbench
-#   built without libiperf, a kernel that cannot build the link) it skips;
+#   built without cJSON, a kernel that cannot build the link) it skips;
 #   when a shaper or a server fails it fails; either way it prints the
 #   caller's summary line (t_summary SUMMARY) and ends the script.
 # inc / ins CMD...: run CMD in the client / server namespace ($C / $S);
@@ -27,7 +27,7 @@ net_ns_skip_reason() {
 		command -v $b >/dev/null || { echo "$b missing"; return; }
 	done
 	$VPSBENCH --only net --net --net-server 127.0.0.1:1 --quiet --json 2>/dev/null |
-		grep -q 'built without libiperf' && echo "built without libiperf"
+		grep -q 'built without cJSON' && echo "built without cJSON"
 }
 
 C=vpsbn$$c S=vpsbn$$s C6=vpsbn$$c6 S6=vpsbn$$s6
@@ -58,12 +58,16 @@ net_ns_links() {
 	inc ip link set lo up && ins ip link set lo up &&
 	inc ip addr add 198.18.0.1/24 dev vbc$$ && ins ip addr add 198.18.0.2/24 dev vbs$$ &&
 	inc ip link set vbc$$ up && ins ip link set vbs$$ up || return 1
+	# a default route, as a VPS has (net plans a family only with one); the
+	# client's IPv6 is link-local only: no IPv6 rows there
+	inc ip route add default via 198.18.0.2 || return 1
 	# IPv6-only pair
 	ip link add vb6c$$ netns $C6 type veth peer name vb6s$$ netns $S6 || return 1
 	ip netns exec $C6 ip link set lo up && ip netns exec $S6 ip link set lo up &&
 	ip netns exec $C6 ip addr add 2001:db8:1::1/64 dev vb6c$$ nodad &&
 	ip netns exec $S6 ip addr add 2001:db8:1::2/64 dev vb6s$$ nodad &&
-	ip netns exec $C6 ip link set vb6c$$ up && ip netns exec $S6 ip link set vb6s$$ up
+	ip netns exec $C6 ip link set vb6c$$ up && ip netns exec $S6 ip link set vb6s$$ up &&
+	ip netns exec $C6 ip -6 route add default via 2001:db8:1::2 dev vb6c$$
 }
 
 # net_ns_up RATE: 2 when the kernel cannot build the link, 1 when a shaper
