@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/affinity.h"
 #include "core/cgroup_limits.h"
 #include "core/plan.h"
 #include "core/proc_stat.h"
@@ -114,20 +115,6 @@ static void choose_threads(const struct bench_ctx *ctx, struct cpu_result *r)
 	r->threads_source = r->threads < r->affinity_cpus ? "cgroup quota" : "affinity";
 }
 
-/* The CPUs of the affinity mask (the passes run on the first of them); 0 when unreadable. */
-static unsigned mask_cpus(int *cpus, unsigned max)
-{
-	cpu_set_t set;
-	unsigned n = 0;
-
-	if (sched_getaffinity(0, sizeof(set), &set) < 0)
-		return 0;
-	for (int c = 0; c < CPU_SETSIZE && n < max; c++)
-		if (CPU_ISSET(c, &set))
-			cpus[n++] = c;
-	return n;
-}
-
 static void cpu_warnings(const struct bench_ctx *ctx, const struct cpu_result *r)
 {
 	const struct cpu_prime_pass *p = &r->single;
@@ -159,7 +146,7 @@ static enum bench_status cpu_run(const struct bench_ctx *ctx, void *result,
 	struct proc_stat *ps = calloc(2, sizeof(*ps));
 	struct proc_stat_delta d;
 	static int cpus[CPU_SETSIZE];
-	unsigned ncpus = mask_cpus(cpus, CPU_SETSIZE);
+	unsigned ncpus = affinity_cpu_list(cpus, CPU_SETSIZE);
 	const struct cpu_work *aes = cpu_crypto_aes_gcm(), *sha = cpu_crypto_sha256();
 	char err[256] = "";
 	bool ok;

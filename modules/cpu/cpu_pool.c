@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/affinity.h"
 #include "core/clock.h"
 #include "core/proc_stat.h"
 #include "cpu_pool.h"
@@ -88,20 +89,6 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-/* The CPUs of the affinity mask, in order; their number (0 on failure). */
-static unsigned affinity_list(int *cpus, unsigned max)
-{
-	cpu_set_t set;
-	unsigned n = 0;
-
-	if (sched_getaffinity(0, sizeof(set), &set) < 0)
-		return 0;
-	for (int c = 0; c < CPU_SETSIZE && n < max; c++)
-		if (CPU_ISSET(c, &set))
-			cpus[n++] = c;
-	return n;
-}
-
 static void sleep_s(double s)
 {
 	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
@@ -132,7 +119,7 @@ int cpu_pool_run(const struct bench_ctx *ctx, unsigned n, double seconds,
 	}
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
-	ncpu = affinity_list(cpus, CPU_SETSIZE);
+	ncpu = affinity_cpu_list(cpus, CPU_SETSIZE);
 	/* the CPUs the pass runs on: its pinned ones, else the whole mask */
 	nrun = n <= ncpu ? n : ncpu;
 	for (unsigned i = 0; i < n; i++) {

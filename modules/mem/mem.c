@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "core/affinity.h"
 #include "core/clock.h"
 #include "core/options.h"
 #include "core/plan.h"
@@ -29,19 +30,6 @@ static void step(const struct bench_ctx *ctx, const char *what, uint64_t ns, int
 				 .ns = ns * (ctx->opts->mem_strict ? MEM_PLANNED_STRICT : 1) };
 
 	bench_progress_step(ctx, &st, phase);
-}
-
-static unsigned usable_cpu_list(int *cpus, unsigned max)
-{
-	cpu_set_t set;
-	unsigned n = 0;
-
-	if (sched_getaffinity(0, sizeof(set), &set) < 0)
-		return 0;
-	for (int c = 0; c < CPU_SETSIZE && n < max; c++)
-		if (CPU_ISSET(c, &set))
-			cpus[n++] = c;
-	return n;
 }
 
 /* The LLC the sizing falls back on, and the budget all arrays may take. */
@@ -314,7 +302,7 @@ static enum bench_status mem_run(const struct bench_ctx *ctx, void *result, stru
 	struct mem_result *r = result;
 	struct mem_signs_start s0;
 	static int cpus[CPU_SETSIZE];
-	unsigned ncpus = usable_cpu_list(cpus, CPU_SETSIZE);
+	unsigned ncpus = affinity_cpu_list(cpus, CPU_SETSIZE);
 	cpu_set_t old;
 	bool pinned, over;
 	enum bench_status st;
