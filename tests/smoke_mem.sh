@@ -70,7 +70,10 @@ UND="(lambda p, v: None if p['disturbed'] else v)"
 # 2. the fixture: LLC 2 MiB -> 8 MiB arrays, not capped, graded; oversell flags
 VPSBENCH_ROOT=$FIX "$VPSBENCH" --only mem --mem-strict --json --quiet \
 	--require 'mem_triad_mbps>=1,mem_latency_ns<=1000000' > "$tmp/f.json" 2> "$tmp/f.err"; rc=$?
-if [ $rc -eq 0 ] && t_json "$tmp/f.json" "${TRUTH[@]}" \
+# on a busy machine a disturbed pass leaves its metric null, so its
+# requirement fails (exit 3) with the reason; else both pass (exit 0)
+if { [ $rc -eq 0 ] || [ $rc -eq 3 ]; } && t_json "$tmp/f.json" "${TRUTH[@]}" \
+	"($rc == 3) == any(not r['passed'] for r in j['requirements'])" \
 	"j['mem']['host']['llc_bytes'] == 2 << 20 and j['mem']['array_bytes'] == 8 << 20" \
 	"j['mem']['llc_source'] == 'sysfs' and not j['mem']['llc_assumed']" \
 	"not j['mem']['capped'] and j['mem']['host']['cgroup_limit_bytes'] == 256 << 20" \
@@ -81,7 +84,8 @@ if [ $rc -eq 0 ] && t_json "$tmp/f.json" "${TRUTH[@]}" \
 	"not any(g['metric'] == 'mem_triad_mbps' for g in j['grades'])" \
 	"j['mem']['stream'][-1]['threads'] < 2 or j['mem']['stream'][-1]['disturbed'] or abs(j['metrics']['mem_triad_per_vcpu_mbps'] - j['mem']['stream'][-1]['kernels']['triad']['mbps'] / j['mem']['stream'][-1]['threads']) < 1e-6" \
 	"j['mem']['stream'][-1]['threads'] < 2 or j['mem']['stream'][-1]['disturbed'] or any(g['metric'] == 'mem_triad_per_vcpu_mbps' for g in j['grades'])" \
-	"all(r['passed'] for r in j['requirements'])" \
+	"[r['passed'] for r in j['requirements']] == [not j['mem']['stream'][-1]['disturbed'], not j['mem']['latency'][0]['disturbed']]" \
+	"all(r['passed'] or (r['value'] is None and 'shown, not graded' in r['reason']) for r in j['requirements'])" \
 	"j['mem']['oversell']['balloon'] is True and j['mem']['oversell']['ksm_run'] is True" \
 	"j['mem']['oversell']['swap_used_bytes'] == 512 << 20" \
 	"any('virtio_balloon' in f for f in j['mem']['oversell']['flags'])" \

@@ -130,7 +130,7 @@ t_json "$TMP/d.json" '(x := j["net"]["servers"][0])["provider"] == "Nowhere" and
 	'"DNS lookup of nosuch.vpsbench.invalid failed" in x["reason"]' \
 	'x["send"]["bits_per_second"] is None and x["recv"]["bits_per_second"] is None and x["latency_ms"] is None' \
 	'(g := j["net"]["servers"][1])["status"] == "ok" and 40 < g["send"]["mbit_s"] <= 200' \
-	'(h := j["net"]["http"][0])["status"] == "failed" and "resolve" in h["reason"].lower()' \
+	'(h := j["net"]["http"][0])["status"] == "failed" and "resolv" in h["reason"].lower()' \
 	'h["avg_mbit_s"] is None and h["bytes"] is None' &&
 	t_ok "DNS failure: its row says so, the other server measured" || t_fail "DNS failure rows"
 
