@@ -152,6 +152,7 @@ void net_http_run(const struct net_http_args *a, struct net_http *h)
 	bool ok, any_err = false, any_cap = false;
 	CURLcode first_err = CURLE_OK;
 	const char *err_text = NULL;
+	const char *cap_text = NULL;
 
 	memset(c, 0, sizeof(c));
 	snprintf(h->url, sizeof(h->url), "%s", a->url);
@@ -215,6 +216,9 @@ void net_http_run(const struct net_http_args *a, struct net_http *h)
 		if (code > h->http_code)
 			h->http_code = code;
 		if (!c[i].done || c[i].rc == CURLE_OPERATION_TIMEDOUT) {
+			/* curl's text says which step the cap cut ("Resolving timed out") */
+			if (!any_cap && c[i].done && c[i].err[0])
+				cap_text = c[i].err;
 			any_cap = true;
 			continue;
 		}
@@ -245,8 +249,11 @@ void net_http_run(const struct net_http_args *a, struct net_http *h)
 	}
 	if (total == 0) {
 		h->status = any_cap ? NET_TIMEOUT : NET_FAILED;
-		snprintf(h->reason, sizeof(h->reason), any_cap ?
-			 "no data within the %.0f s cap" : "empty response", a->cap_s);
+		if (any_cap)
+			snprintf(h->reason, sizeof(h->reason), "no data within the %.0f s cap%s%s",
+				 a->cap_s, cap_text ? ": " : "", cap_text ? cap_text : "");
+		else
+			snprintf(h->reason, sizeof(h->reason), "empty response");
 		goto out;
 	}
 	h->status = NET_DONE;
