@@ -1,8 +1,9 @@
 /*
  * grade_rules.c — the built-in fit-for rules and their answers. Each rule
  * cites the public source of its number; a rule is added here only when a
- * source states one (README "Grades": the latency-sensitive database rule
- * has none, so it is not built in).
+ * source states one. The database rule applies Microsoft's SQL Server read
+ * latency bands (stated for the average) to the p99 of 4k reads at queue
+ * depth 1: stricter than the source, never looser (README "Grades").
  */
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +16,11 @@ const struct grade_rule grade_builtin_rules[] = {
 	  "https://etcd.io/docs/v3.5/faq/",
 	  "monitor wal_fsync_duration_seconds: p99 duration should be less than 10ms; "
 	  "its fio recipe: --rw=write --ioengine=sync --fdatasync=1 --size=22m --bs=2300" },
+	{ "database", "latency-sensitive databases (4k random reads, queue depth 1)", "lat_p99_ms",
+	  REQ_LT, 10,
+	  "https://social.technet.microsoft.com/wiki/contents/articles/3214.monitoring-disk-usage.aspx",
+	  "SQL Server, Avg. Disk sec/Read: less than 10 ms very good, 10-20 ms okay, 20-50 ms slow; "
+	  "applied here to the p99 of qd1 reads, not their mean" },
 };
 const unsigned grade_builtin_nrules = sizeof(grade_builtin_rules) / sizeof(grade_builtin_rules[0]);
 

@@ -135,6 +135,10 @@ e = rules.get("etcd")
 if not e or (e["metric"], e["op"], e["value"]) != ("fsync_p99_ms", "<", 10) \
    or not e["source"]["url"].startswith("https://") or "10ms" not in e["source"]["says"]:
     bad.append("etcd rule %r" % e)
+d = rules.get("database")
+if not d or (d["metric"], d["op"], d["value"]) != ("lat_p99_ms", "<", 10) \
+   or "technet.microsoft.com" not in d["source"]["url"] or "10 ms" not in d["source"]["says"]:
+    bad.append("database rule %r" % d)
 for x in t["rules"]:
     if not x["source"]["url"] or not x["source"]["says"]:
         bad.append("rule without a source: %r" % x)

@@ -394,11 +394,15 @@ TH_TEST(health_fixture_healthy_small_vps)
 	TH_NEAR(metric_get(&rep->grade.metrics, "mem_scaling_eff")->value, 11000.0 / 14000, 1e-12);
 	/* 2150 / 1100 over min(2 threads, 2 cores) */
 	TH_NEAR(metric_get(&rep->grade.metrics, "cpu_scaling_per_core")->value, 2150.0 / 1100 / 2, 1e-12);
-	TH_EQ_INT(rep->grade.nfit, 1);
+	TH_EQ_INT(rep->grade.nfit, 2);
 	TH_EQ_INT(rep->grade.fit[0].answer, FIT_YES);
 	TH_NEAR(rep->grade.fit[0].value, 4.1, 1e-12);
-	TH_EQ_STR(rep->grade.verdict, "health: no problem found (10 checks) — etcd: yes — weak for "
-		  "its size: nothing");
+	/* the database rule reads the qd1 pass's p99: 0.8 ms < 10 */
+	TH_EQ_STR(rep->grade.fit[1].rule.rule, "database");
+	TH_EQ_INT(rep->grade.fit[1].answer, FIT_YES);
+	TH_NEAR(rep->grade.fit[1].value, 0.8, 1e-12);
+	TH_EQ_STR(rep->grade.verdict, "health: no problem found (10 checks) — etcd: yes — database: yes — "
+		  "weak for its size: nothing");
 	free(rep);
 	machine_goldens(HEALTHY, "healthy");
 }
@@ -430,6 +434,9 @@ TH_TEST(health_fixture_contended)
 	if (rep->grade.weakest >= 0)
 		TH_EQ_STR(rep->grade.g[rep->grade.weakest].metric, "lat_p99_ms");
 	TH_EQ_INT(rep->grade.fit[0].answer, FIT_NO);
+	TH_EQ_INT(rep->grade.fit[1].answer, FIT_NO); /* qd1 p99 12 ms, not below 10 */
+	TH_NEAR(rep->grade.fit[1].value, 12.0, 1e-12);
+	TH_CHECK(strstr(rep->grade.verdict, "database: no") != NULL);
 	TH_CHECK(strstr(rep->grade.verdict, "cpu_single_eps") == NULL);
 	free(rep);
 	machine_goldens(CONTENDED, "contended");
@@ -731,11 +738,13 @@ TH_TEST(rules_file_errors_name_line_and_key)
 			    "\"says\": \"p99 <= 2 ms\"}},\n {\"rule\": \"etcd\", \"metric\": \"fsync_p99_ms\", "
 			    "\"op\": \"<\", \"value\": 20, \"source\": {\"url\": \"u\", \"says\": \"s\"}}]}\n",
 			    &t, err, sizeof(err)), 0);
-	TH_EQ_INT(t.nrules, 2);
+	TH_EQ_INT(t.nrules, 3);
 	TH_EQ_STR(t.rule[0].rule, "etcd");
 	TH_NEAR(t.rule[0].bound, 20, 0);
-	TH_EQ_STR(t.rule[1].rule, "db");
-	TH_EQ_INT(t.rule[1].op, REQ_LE);
+	TH_EQ_STR(t.rule[1].rule, "database"); /* the built-in one, kept */
+	TH_NEAR(t.rule[1].bound, 10, 0);
+	TH_EQ_STR(t.rule[2].rule, "db");
+	TH_EQ_INT(t.rule[2].op, REQ_LE);
 #endif
 }
 
