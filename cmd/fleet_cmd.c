@@ -13,7 +13,7 @@
 #include "cmd/fleet_cmd.h"
 #include "grade/fleet.h"
 #include "grade/grade.h"
-#include "render/fleet_render.h"
+#include "render/fleet/fleet_render.h"
 
 enum { F_TEXT, F_JSON, F_CSV, F_HTML };
 

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "json_put.h"
+#include "render/json/json_put.h"
 #include "render.h"
 
 #ifdef HAVE_CJSON

@@ -120,9 +120,13 @@ def defined_and_used(obj):
     return defined, used
 
 
-def check_render_calls(objs):
+def check_render_calls(root, objs):
     rdir = os.path.join(objs, "render")
-    files = sorted(f for f in os.listdir(rdir) if f.endswith(".o"))
+    # render/ and its format folders (render/text/, render/json/...): one call
+    # graph, of the objects whose source is in the tree (not stale ones)
+    files = sorted(rel for rel in (os.path.relpath(os.path.join(d, f), rdir)
+                                   for d, _, fs in os.walk(rdir) for f in fs if f.endswith(".o"))
+                   if os.path.isfile(os.path.join(root, "render", rel[:-2] + ".c")))
     syms = {f: defined_and_used(os.path.join(rdir, f)) for f in files}
     owner = {}
     for f, (d, _) in syms.items():
@@ -158,7 +162,7 @@ def main(argv):
             root = a
     errs = check_includes(root)
     if objs:
-        errs += check_render_calls(objs)
+        errs += check_render_calls(root, objs)
     for e in errs:
         print(e)
     return 1 if errs else 0

@@ -74,8 +74,9 @@ def check(muts, root):
 def owners(root):
     """What must have mutants, from the tree itself: every module folder
     (modules/NAME/), every renderer that render/render.h declares
-    (render_NAME(): render/NAME.c and render/NAME_*.c) and every fleet output
-    that render/fleet_render.h declares (fleet_NAME(): render/fleet_NAME.c).
+    (render_NAME(): NAME.c and NAME_*.c in render/ or a format folder
+    render/FMT/) and every fleet output that render/fleet/fleet_render.h
+    declares (fleet_NAME(): render/fleet/fleet_NAME.c).
     Returns [(what, test of a path)]."""
     out = []
     mods = os.path.join(root, "modules")
@@ -85,7 +86,7 @@ def owners(root):
     # a format's entry point takes the report and the plan (struct fleet for
     # a fleet output); render_section_ran() and other helpers do not
     for hdr, pat, arg, kind in (("render.h", r"\brender_(\w+)\s*\(([^;{]*)\)\s*;", "struct bench_plan", "renderer"),
-                                ("fleet_render.h", r"\bfleet_(\w+)\s*\(([^;{]*)\)\s*;", "struct fleet ",
+                                ("fleet/fleet_render.h", r"\bfleet_(\w+)\s*\(([^;{]*)\)\s*;", "struct fleet ",
                                  "fleet output")):
         try:
             text = open(os.path.join(root, "render", hdr)).read()
@@ -93,9 +94,9 @@ def owners(root):
             continue
         for n in sorted(set(n for n, args in re.findall(pat, text) if arg in args)):
             if kind == "renderer":
-                test = lambda f, n=n: f == "render/%s.c" % n or f.startswith("render/%s_" % n)
+                test = lambda f, n=n: re.fullmatch(r"render/(\w+/)?%s(_\w+)?\.c" % n, f) is not None
             else:
-                test = lambda f, n=n: f == "render/fleet_%s.c" % n
+                test = lambda f, n=n: f == "render/fleet/fleet_%s.c" % n
             out.append(("%s %s" % (kind, n), test))
     return out
 

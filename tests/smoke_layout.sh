@@ -25,18 +25,18 @@ plant module_includes_render modules/rand/rand.c '#include "render/render.h"' 'o
 plant module_includes_report modules/sysinfo/sysinfo.c '#include "report/report.h"' 'only its own folder and core'
 plant core_includes_module core/plan.c '#include "modules/seq/seq.h"' 'core includes no module'
 plant core_includes_grade core/options.c '#include "grade/grade.h"' 'core includes no module'
-plant render_includes_upload render/text.c '#include "report/upload.h"' 'render reads results only'
-plant render_includes_private render/json_rand.c '#include "modules/rand/rand_engine.h"' 'private header of module rand'
+plant render_includes_upload render/text/text.c '#include "report/upload.h"' 'render reads results only'
+plant render_includes_private render/json/json_rand.c '#include "modules/rand/rand_engine.h"' 'private header of module rand'
 plant private_header_elsewhere grade/grade_metrics.c '#include "modules/rand/rand_job.h"' 'private header of module rand'
 plant bare_include_elsewhere render/yabs.c '#include "seq.h"' 'not in render/'
 
 # a render section that calls back into its dispatcher is a circle
-if command -v nm > /dev/null && [ -f build/rel/render/json_rand.o ]; then
-	d="$tmp/objs"; mkdir -p "$d/render"
-	cp build/rel/render/*.o "$d/render/"
+if command -v nm > /dev/null && [ -f build/rel/render/json/json_rand.o ]; then
+	d="$tmp/objs"; mkdir -p "$d"
+	cp -r build/rel/render "$d/"
 	printf 'char *render_json(const void *a, const void *b);\nvoid *back(void){return render_json(0,0);}\n' \
 		| cc -x c -c -o "$d/back.o" -
-	ld -r -o "$d/render/json_rand.o" build/rel/render/json_rand.o "$d/back.o"
+	ld -r -o "$d/render/json/json_rand.o" build/rel/render/json/json_rand.o "$d/back.o"
 	out=$(python3 "$check" . --objs "$d" 2>&1); rc=$?
 	[ $rc -eq 1 ] && printf '%s' "$out" | grep -q 'circle: .*json_rand.c' \
 		&& t_ok layout_catches_render_circle || t_fail layout_catches_render_circle "rc=$rc $out"

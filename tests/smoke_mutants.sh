@@ -23,7 +23,7 @@ out=$(MUTANTS_LIST=$tmp/nocpu.txt python3 scripts/mutate.py --check 2>&1); rc=$?
 	t_ok module_without_mutant_named || t_fail module_without_mutant_named "rc=$rc $out"
 c=$tmp/copy
 mkdir -p "$c/scripts" "$c/tests" "$c/render" && cp scripts/mutate.py "$c/scripts/" && cp tests/mutants.txt "$c/tests/" &&
-	cp render/render.h render/fleet_render.h "$c/render/" && for m in modules/*/; do mkdir -p "$c/$m"; done &&
+	cp render/render.h render/fleet/fleet_render.h "$c/render/" && for m in modules/*/; do mkdir -p "$c/$m"; done &&
 	mkdir -p "$c/modules/newmod" && printf 'char *render_newfmt(const struct bench_report *rep, const struct bench_plan *plan);\n' \
 	>> "$c/render/render.h"
 out=$(python3 "$c/scripts/mutate.py" --check 2>&1); rc=$?

@@ -1,0 +1,101 @@
+/*
+ * json_cpu.c — the "cpu" object: the prime passes (events, seconds and
+ * events/s, so events/s can be checked against its parts), scaling, the
+ * crypto passes (bytes, seconds, MB/s), steal and throttling. Unknown or
+ * not measured values are null.
+ */
+#include "json_put.h"
+#include "render/render.h"
+
+#ifdef HAVE_CJSON
+
+static cJSON *prime_obj(const struct cpu_prime_pass *p)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	cJSON_AddNumberToObject(o, "threads", p->threads);
+	cJSON_AddBoolToObject(o, "pinned", p->pinned);
+	cJSON_AddNumberToObject(o, "events", (double)p->events);
+	json_add_mdbl(o, "seconds", (struct mdbl){ p->seconds, p->eps.ok });
+	json_add_mdbl(o, "events_per_s", p->eps);
+	json_add_mdbl(o, "cpu_seconds", (struct mdbl){ p->cpu_seconds, p->eps.ok });
+	cJSON_AddBoolToObject(o, "complete", p->complete);
+	json_add_pass_cpu(o, &p->cpu);
+	return o;
+}
+
+static cJSON *crypto_obj(const struct cpu_crypto_pass *p)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	cJSON_AddNumberToObject(o, "threads", p->threads);
+	cJSON_AddNumberToObject(o, "bytes", (double)p->bytes);
+	json_add_mdbl(o, "seconds", (struct mdbl){ p->seconds, p->mbps.ok });
+	json_add_mdbl(o, "mbps", p->mbps);
+	json_add_mdbl(o, "cpu_seconds", (struct mdbl){ p->cpu_seconds, p->mbps.ok });
+	json_add_pass_cpu(o, &p->cpu);
+	return o;
+}
+
+cJSON *json_cpu(const struct bench_report *rep)
+{
+	const struct cpu_result *r = &rep->cpu;
+	cJSON *o = cJSON_CreateObject(), *pr, *cr, *tl;
+
+	if (!o)
+		return NULL;
+	pr = cJSON_AddObjectToObject(o, "prime");
+	if (!pr)
+		goto fail;
+	cJSON_AddStringToObject(pr, "event", "sysbench cpu 1.0.20: primes below max_prime by trial division");
+	cJSON_AddNumberToObject(pr, "max_prime", r->max_prime);
+	cJSON_AddNumberToObject(pr, "primes_found", (double)r->prime_count);
+	cJSON_AddNumberToObject(pr, "time_s", r->time_s);
+	cJSON_AddItemToObject(pr, "single", prime_obj(&r->single));
+	cJSON_AddItemToObject(pr, "multi", prime_obj(&r->multi));
+	json_add_mdbl(pr, "scaling", r->scaling);
+
+	cJSON_AddNumberToObject(o, "threads", r->threads);
+	json_add_str(o, "threads_source", r->threads_source);
+	cJSON_AddNumberToObject(o, "affinity_cpus", r->affinity_cpus);
+	json_add_mdbl(o, "quota_cpus", r->quota_cpus);
+
+	cr = cJSON_AddObjectToObject(o, "crypto");
+	if (!cr)
+		goto fail;
+	cJSON_AddBoolToObject(cr, "available", r->crypto_available);
+	json_add_str(cr, "reason", r->crypto_reason);
+	cJSON_AddNumberToObject(cr, "buffer_bytes", CPU_CRYPTO_BUF);
+	json_add_mbool(cr, "aes_ni", r->aes_ni);
+	json_add_mbool(cr, "sha_ext", r->sha_ext);
+	if (r->crypto_available) {
+		cJSON_AddItemToObject(cr, "aes_256_gcm_single", crypto_obj(&r->aes1));
+		cJSON_AddItemToObject(cr, "aes_256_gcm_multi", crypto_obj(&r->aesn));
+		cJSON_AddItemToObject(cr, "sha256_single", crypto_obj(&r->sha1));
+		cJSON_AddItemToObject(cr, "sha256_multi", crypto_obj(&r->shan));
+	}
+
+	json_add_mdbl(o, "steal_pct", r->steal_pct);
+	json_add_mu64(o, "steal_ticks", (struct mu64){ r->steal_ticks, r->steal_pct.ok });
+	json_add_mu64(o, "total_ticks", (struct mu64){ r->total_ticks, r->steal_pct.ok });
+	tl = cJSON_AddArrayToObject(o, "steal_timeline_pct");
+	if (!tl)
+		goto fail;
+	for (unsigned i = 0; i < r->nsteal; i++)
+		cJSON_AddItemToArray(tl, cJSON_CreateNumber(r->steal_tl[i]));
+	json_add_mu64(o, "cgroup_version",
+		      (struct mu64){ (uint64_t)r->cgroup_version, r->cgroup_version > 0 });
+	json_add_mu64(o, "nr_periods", r->nr_periods);
+	json_add_mu64(o, "throttled_periods", r->throttled_periods);
+	json_add_mdbl(o, "throttled_s", r->throttled_s);
+	return o;
+fail:
+	cJSON_Delete(o);
+	return NULL;
+}
+
+#endif

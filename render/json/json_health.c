@@ -1,0 +1,106 @@
+/*
+ * json_health.c — the "verdict" and "health" objects, first in the JSON
+ * report after the run: the verdict line, its fit-for answers (each with
+ * its rule's source) and the weak resource; each health check with its
+ * state, evidence and figures.
+ */
+#include "json_put.h"
+#include "render/render.h"
+
+#ifdef HAVE_CJSON
+
+static const char *state_name(enum health_state s)
+{
+	return s == HEALTH_PROBLEM ? "problem" : s == HEALTH_NOT_RUN ? "not_run" : "passed";
+}
+
+static void add_source(cJSON *o, const struct grade_rule *r)
+{
+	cJSON *src = cJSON_AddObjectToObject(o, "source");
+
+	if (!src)
+		return;
+	cJSON_AddStringToObject(src, "url", r->source_url);
+	cJSON_AddStringToObject(src, "says", r->source_says);
+}
+
+/* One rule as the thresholds file spells it (also --dump-thresholds). */
+void json_rule_fields(cJSON *o, const struct grade_rule *r)
+{
+	cJSON_AddStringToObject(o, "rule", r->rule);
+	cJSON_AddStringToObject(o, "for", r->for_what);
+	cJSON_AddStringToObject(o, "metric", r->metric);
+	cJSON_AddStringToObject(o, "op", grade_op_text(r->op));
+	cJSON_AddNumberToObject(o, "value", r->bound);
+	add_source(o, r);
+}
+
+static const char *answer_name(enum fit_answer a)
+{
+	return a == FIT_YES ? "yes" : a == FIT_NO ? "no" : "unknown";
+}
+
+void json_add_verdict(cJSON *root, const struct bench_report *rep)
+{
+	const struct grade_result *g = &rep->grade;
+	cJSON *v, *fit;
+
+	if (!g->graded)
+		return;
+	v = cJSON_AddObjectToObject(root, "verdict");
+	if (!v)
+		return;
+	cJSON_AddStringToObject(v, "text", g->verdict);
+	cJSON_AddStringToObject(v, "health", health_status(&rep->health));
+	fit = cJSON_AddArrayToObject(v, "fit_for");
+	for (unsigned i = 0; fit && i < g->nfit; i++) {
+		const struct fit_result *f = &g->fit[i];
+		cJSON *o = cJSON_CreateObject();
+
+		if (!o)
+			break;
+		cJSON_AddItemToArray(fit, o);
+		json_rule_fields(o, &f->rule);
+		cJSON_AddStringToObject(o, "answer", answer_name(f->answer));
+		json_add_mdbl(o, "measured", (struct mdbl){ f->value, f->measured });
+		cJSON_AddBoolToObject(o, "low_confidence", f->low_confidence);
+		cJSON_AddStringToObject(o, "why", f->why);
+	}
+	json_add_str(v, "weakest", g->weakest >= 0 ? g->g[g->weakest].metric : NULL);
+	json_add_str(v, "tier", g->weakest >= 0 ? g->g[g->weakest].tier : NULL);
+	json_add_mdbl(v, "value", (struct mdbl){ g->weakest >= 0 ? g->g[g->weakest].value : 0,
+						 g->weakest >= 0 });
+}
+
+void json_add_health(cJSON *root, const struct health_result *h)
+{
+	cJSON *o, *problems, *checks;
+
+	if (!h->assessed)
+		return;
+	o = cJSON_AddObjectToObject(root, "health");
+	if (!o)
+		return;
+	cJSON_AddStringToObject(o, "status", health_status(h));
+	problems = cJSON_AddArrayToObject(o, "problems");
+	checks = cJSON_AddArrayToObject(o, "checks");
+	for (unsigned i = 0; problems && checks && i < h->n; i++) {
+		const struct health_check *c = &h->c[i];
+		cJSON *x = cJSON_CreateObject(), *figs;
+
+		if (!x)
+			break;
+		cJSON_AddStringToObject(x, "check", c->check);
+		cJSON_AddStringToObject(x, "state", state_name(c->state));
+		json_add_str(x, "evidence", c->evidence);
+		figs = cJSON_AddObjectToObject(x, "figures");
+		for (unsigned k = 0; figs && k < c->nfig; k++)
+			cJSON_AddNumberToObject(figs, c->fig[k].name, c->fig[k].value);
+		/* problems: the same entries as in checks, for readers that want only them */
+		if (c->state == HEALTH_PROBLEM)
+			cJSON_AddItemToArray(problems, cJSON_Duplicate(x, true));
+		cJSON_AddItemToArray(checks, x);
+	}
+}
+
+#endif

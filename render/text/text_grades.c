@@ -1,0 +1,97 @@
+/*
+ * text_grades.c — the grades table with each tier's meaning and --require
+ * results (the verdict is at the top: text_health.c); and `compare` output.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "grade/compare.h"
+#include "render/render.h"
+#include "text_put.h"
+
+void text_grades(FILE *f, const struct bench_report *rep, const struct render_style *st)
+{
+	const struct grade_result *g = &rep->grade;
+
+	bool any = g->n > 0 || g->nreq > 0;
+
+	for (unsigned i = 0; i < g->metrics.n; i++)
+		any = any || (g->metrics.m[i].selected && !g->metrics.m[i].measured);
+	if (!g->graded || !any)
+		return;
+	text_heading(f, st, "Grades");
+	for (unsigned i = 0; i < g->n; i++) {
+		const struct grade *x = &g->g[i];
+		char num[32], val[56];
+
+		grade_fmt_value(num, sizeof(num), x->value);
+		snprintf(val, sizeof(val), "%s %s", num, x->unit);
+		fprintf(f, " %-16s %14s  %s%-10s%s %s\n", x->metric, val,
+			text_tier_color(st, x->rank, x->ntiers), x->label, text_color(st, "\033[0m"),
+			x->meaning);
+	}
+	for (unsigned i = 0; i < g->metrics.n; i++) {
+		const struct metric *m = &g->metrics.m[i];
+
+		if (!m->measured && m->selected && m->why_not[0])
+			fprintf(f, " %-16s %14s  %s\n", m->name, "not graded", m->why_not);
+	}
+	if (g->nreq) {
+		text_heading(f, st, g->requirements_failed ? "Requirements: FAILED" : "Requirements: met");
+		for (unsigned i = 0; i < g->nreq; i++) {
+			const struct require_result *r = &g->req[i];
+
+			char num[32];
+
+			grade_fmt_value(num, sizeof(num), r->value);
+			if (r->passed)
+				fprintf(f, " %spass%s %-28s measured %s\n", text_color(st, "\033[32m"),
+					text_color(st, "\033[0m"), r->req.text, num);
+			else
+				fprintf(f, " %sFAIL%s %-28s %s\n", text_color(st, "\033[31m"),
+					text_color(st, "\033[0m"), r->req.text, r->reason);
+		}
+	}
+}
+
+void text_compare(FILE *f, const struct compare_result *c, const struct render_style *st)
+{
+	fprintf(f, "%s\n vpsbench compare\n   old: %s (%s)\n   new: %s (%s)\n", TEXT_RULE,
+		c->old_path, c->old_time, c->new_path, c->new_time);
+	fprintf(f, "   health: old %s%s%s%s, new %s%s%s%s\n%s\n", c->old_health,
+		c->old_problems[0] ? " (" : "", c->old_problems, c->old_problems[0] ? ")" : "",
+		c->new_health, c->new_problems[0] ? " (" : "", c->new_problems,
+		c->new_problems[0] ? ")" : "", TEXT_RULE);
+	fprintf(f, " %-16s %11s %11s %8s  %s\n", "metric", "old", "new", "change", "tier / note");
+	for (unsigned i = 0; i < c->n; i++) {
+		const struct compare_row *r = &c->row[i];
+		char o[24], n[24], ch[16], note[96];
+
+		if (r->old_ok)
+			grade_fmt_value(o, sizeof(o), r->old_v);
+		else
+			snprintf(o, sizeof(o), "n/a");
+		if (r->new_ok)
+			grade_fmt_value(n, sizeof(n), r->new_v);
+		else
+			snprintf(n, sizeof(n), "n/a");
+		if (r->change_ok)
+			snprintf(ch, sizeof(ch), "%+.1f%%", r->change_pct);
+		else
+			snprintf(ch, sizeof(ch), "n/a");
+		if (r->tier_changed)
+			snprintf(note, sizeof(note), "%s -> %s", r->old_tier, r->new_tier);
+		else
+			snprintf(note, sizeof(note), "%s", r->new_tier[0] ? r->new_tier : r->old_tier);
+		if (r->significant)
+			snprintf(note + strlen(note), sizeof(note) - strlen(note), "%s%s%s (beyond %.0f%% noise)%s",
+				 note[0] ? "; " : "", r->better > 0 ? text_color(st, "\033[32m") :
+				 text_color(st, "\033[31m"), r->better > 0 ? "better" : "worse",
+				 r->noise_pct * 2, text_color(st, "\033[0m"));
+		fprintf(f, " %-16s %11s %11s %8s  %s\n", r->metric, o, n, ch, note);
+	}
+	fprintf(f, "%s\n Significant: the change exceeds twice the runs' own spread (CoV), or\n"
+		" %.0f%% when a report does not carry it.\n%s\n", TEXT_RULE,
+		2 * COMPARE_DEFAULT_NOISE_PCT, TEXT_RULE);
+}
