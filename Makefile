@@ -109,9 +109,12 @@ STATIC_OBJ  := $(patsubst %.c,build/static/%.o,bench.c $(LIB_SRC))
 # libcrypto (the cpu module's AES/SHA passes) comes with curl's OpenSSL: on
 # when the link line has -lcrypto (STATIC_TLS=openssl), off with wolfssl.
 # The net module's iperf3 client is vpsbench's own (cJSON and sockets), so
-# the static binaries have it too.
+# the static binaries have it too. libmicrohttpd (`vpsbench watch`'s
+# /metrics server) is on when the link line has -lmicrohttpd: deps built by
+# an older build-static.sh lack it until their next run.
 static_cppflags = -DHAVE_LIBURING -DHAVE_LIBAIO -DHAVE_CJSON -DHAVE_LIBCURL \
 	$(if $(findstring -lcrypto,$(shell cat $(1)/ldlibs 2>/dev/null)),-DHAVE_LIBCRYPTO) \
+	$(if $(findstring -lmicrohttpd,$(shell cat $(1)/ldlibs 2>/dev/null)),-DHAVE_LIBMICROHTTPD) \
 	-isystem $(1)/prefix/include -isystem $(1)/kinc
 STATIC_CPPFLAGS = $(call static_cppflags,$(STATIC_DEPS))
 RELEASE_URL ?=
@@ -126,7 +129,7 @@ static-deps $(STATIC_DEPS)/versions $(STATIC_DEPS)/ldlibs:
 
 build/static/%.o: %.c $(STATIC_DEPS)/versions
 	@mkdir -p $(dir $@)
-	musl-gcc $(filter-out -DHAVE_LIBCRYPTO,$(CPPFLAGS)) $(STATIC_CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	musl-gcc $(filter-out -DHAVE_LIBCRYPTO -DHAVE_LIBMICROHTTPD,$(CPPFLAGS)) $(STATIC_CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 vpsbench-static: $(STATIC_OBJ) $(STATIC_DEPS)/ldlibs
 	musl-gcc -static $(CFLAGS) -Wl,--gc-sections -o $@.tmp $(STATIC_OBJ) $$(cat $(STATIC_DEPS)/ldlibs) -pthread -lm
@@ -153,7 +156,7 @@ static-deps-aarch64 $(A64_DEPS)/versions $(A64_DEPS)/ldlibs:
 
 build/static-aarch64/%.o: %.c $(A64_DEPS)/versions
 	@mkdir -p $(dir $@)
-	$(A64_CC) $(filter-out -DHAVE_LIBCRYPTO,$(CPPFLAGS)) $(call static_cppflags,$(A64_DEPS)) $(CFLAGS) -c -o $@ $<
+	$(A64_CC) $(filter-out -DHAVE_LIBCRYPTO -DHAVE_LIBMICROHTTPD,$(CPPFLAGS)) $(call static_cppflags,$(A64_DEPS)) $(CFLAGS) -c -o $@ $<
 
 vpsbench-static-aarch64: $(A64_OBJ) $(A64_DEPS)/ldlibs
 	$(A64_CC) -static $(CFLAGS) -Wl,--gc-sections -o $@.tmp $(A64_OBJ) $$(cat $(A64_DEPS)/ldlibs) -pthread -lm

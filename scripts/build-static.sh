@@ -1,8 +1,8 @@
 #!/bin/bash
 # build-static.sh — build the libraries of the fully static vpsbench
-# (musl + OpenSSL or wolfSSL + libcurl + cJSON + libaio + liburing) from
-# Debian source packages into a cache, so `make static` only has to
-# compile and link vpsbench itself.
+# (musl + OpenSSL or wolfSSL + libcurl + cJSON + libaio + liburing +
+# libmicrohttpd) from Debian source packages into a cache, so `make static`
+# only has to compile and link vpsbench itself.
 #
 #   scripts/build-static.sh [DEPS_DIR [ARCH]]   (make static and make
 #                                               static-aarch64 run this)
@@ -20,6 +20,8 @@
 #   DEPS_DIR/prefix/{include,lib}   static libraries and headers
 #   DEPS_DIR/kinc                   kernel headers for musl-gcc
 #   DEPS_DIR/ldlibs                 link flags for libcurl and the rest
+#                                   (the Makefile sets HAVE_LIBCRYPTO and
+#                                   HAVE_LIBMICROHTTPD from it)
 #   DEPS_DIR/versions               "package version" of each source used
 #   DEPS_DIR/musl/bin/musl-gcc      aarch64 only: the compiler to use
 #   DEPS_DIR/cross-bin              aarch64 only: cross binutils, musl-gcc
@@ -294,6 +296,29 @@ recipe_curl() {
 	install -D -m 0644 libcurl.pc "$P/lib/pkgconfig/libcurl.pc"
 }
 
+recipe_libmicrohttpd() {
+	# The HTTP server of `vpsbench watch` (Prometheus /metrics): plain HTTP
+	# only (no HTTPS, so no GnuTLS or libgcrypt), epoll and POSIX threads,
+	# the library and its header only. The optional features (auth,
+	# PostProcessor, Upgrade) stay: with --gc-sections an unused one adds
+	# nothing to the binary (measured: a minimal daemon is the same size
+	# with --disable-dauth --disable-postprocessor --disable-httpupgrade).
+	CONFIG_SHELL=/bin/dash run /bin/dash ./configure --host=x86_64-linux-musl \
+		CC=$CC_MUSL CFLAGS="$DEP_CFLAGS" CPPFLAGS="-I$KINC" --prefix="$P" --libdir="$P/lib" \
+		--enable-static --disable-shared --disable-dependency-tracking \
+		--disable-https --without-gnutls --disable-curl --disable-doc \
+		--disable-examples --disable-nls --enable-epoll=yes \
+		--with-threads=posix >configure.out ||
+		{ tail -n 20 config.log >&2; die "libmicrohttpd configure failed"; }
+	if ! grep -q 'epoll support: *yes' configure.out || ! grep -q 'HTTPS support: *no' configure.out; then
+		cat configure.out >&2; die "libmicrohttpd configure: want epoll on, HTTPS off"
+	fi
+	run make -s -j"$JOBS" -C src/microhttpd >/dev/null
+	run make -s -C src/microhttpd install >/dev/null
+	run make -s -C src/include install >/dev/null
+	install -D -m 0644 libmicrohttpd.pc "$P/lib/pkgconfig/libmicrohttpd.pc"
+}
+
 # build NAME PKG [EXTRA_KEY...]: fetch PKG's source and run recipe_NAME
 # unless the cached build has the same key. Sets KEY_<NAME>.
 build() {
@@ -323,8 +348,9 @@ build() {
 #
 # The x86_64 recipes above stay exactly as they are (their text is part of
 # the x86_64 cache keys). For aarch64 a few are redefined from that text
-# with literal replacements; libaio, liburing and cJSON need none: their
-# CC_MUSL (musl-gcc) and ar/ranlib are the aarch64 ones first in PATH.
+# with literal replacements (libmicrohttpd: only its --host); libaio,
+# liburing and cJSON need none: their CC_MUSL (musl-gcc) and ar/ranlib are
+# the aarch64 ones first in PATH.
 
 # adapt NAME OLD NEW [OLD NEW...]: redefine recipe_NAME with every OLD
 # replaced by NEW (literal strings); an OLD that is not there is an error.
@@ -379,6 +405,7 @@ cross_setup() {
 	adapt wolfssl x86_64-linux-musl aarch64-linux-musl
 	# shellcheck disable=SC2016 # literal $P: replaced in the recipe's text
 	adapt curl '--prefix="$P"' '--host=aarch64-linux-musl --prefix="$P"'
+	adapt libmicrohttpd x86_64-linux-musl aarch64-linux-musl
 	gcc_pkg=$(dpkg -S "$(readlink -f /usr/bin/aarch64-linux-gnu-gcc)" 2>/dev/null | cut -d: -f1)
 	[ -n "$gcc_pkg" ] || die "aarch64-linux-gnu-gcc: not from a Debian package"
 	# The key of musl and so of every library: compiler and this setup.
@@ -406,6 +433,7 @@ main() {
 	build libaio libaio
 	build liburing liburing
 	build cjson cjson
+	build libmicrohttpd libmicrohttpd
 	build "$TLS" "$TLS"
 	local tlskey=KEY_$TLS
 	build curl curl "$TLS ${!tlskey}"
@@ -413,10 +441,11 @@ main() {
 	local libs
 	libs=$(PKG_CONFIG_PATH="$P/lib/pkgconfig" pkg-config --static --libs libcurl) ||
 		die "pkg-config libcurl failed"
-	printf '%s -lcjson -laio -luring\n' "-L$P/lib $libs" > "$D/ldlibs.new"
+	# libmicrohttpd needs only libc and -pthread (the Makefile adds that).
+	printf '%s -lmicrohttpd -lcjson -laio -luring\n' "-L$P/lib $libs" > "$D/ldlibs.new"
 	printf '%s' "$VERSIONS" > "$D/versions.new"
 	# shellcheck disable=SC2154 # the KEY_ variables are set by build() (printf -v)
-	printf 'keys %s\n' "$(key_of "$KEY_libaio" "$KEY_liburing" "$KEY_cjson" "${!tlskey}" "$KEY_curl")" >> "$D/versions.new"
+	printf 'keys %s\n' "$(key_of "$KEY_libaio" "$KEY_liburing" "$KEY_cjson" "$KEY_libmicrohttpd" "${!tlskey}" "$KEY_curl")" >> "$D/versions.new"
 	printf 'tls %s\n' "$TLS" >> "$D/versions.new"
 	[ "$ARCH" = x86_64 ] || printf 'arch %s\n' "$ARCH" >> "$D/versions.new"
 	# Touch the outputs only when they change: make recompiles on a change.
