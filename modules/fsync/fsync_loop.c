@@ -14,6 +14,7 @@
 
 #include "core/clock.h"
 #include "core/databuf.h"
+#include "core/io_full.h"
 #include "core/live.h"
 #include "fsync_loop.h"
 
@@ -74,26 +75,6 @@ static const unsigned char *block(struct fsync_work *w, uint64_t i)
 	return p;
 }
 
-/* Whole-buffer write; -errno on error (-EINTR only once stopped). */
-static int write_full(const struct bench_ctx *ctx, int fd, const unsigned char *buf, size_t len)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = write(fd, buf + done, len - done);
-
-		if (n < 0) {
-			if (errno == EINTR && !bench_stopped(ctx))
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		done += (size_t)n;
-	}
-	return 0;
-}
-
 static void fsync_body(struct stall_worker *sw)
 {
 	struct fsync_work *w = (struct fsync_work *)sw;
@@ -114,7 +95,7 @@ static void fsync_body(struct stall_worker *sw)
 		const unsigned char *buf = block(w, i);
 
 		a = mono_ns();
-		rc = write_full(&sw->ctx, w->fd, buf, w->bs);
+		rc = io_write_full(&sw->ctx, w->fd, buf, w->bs);
 		now = mono_ns();
 		if (rc < 0) {
 			w->stopped = rc == -EINTR;

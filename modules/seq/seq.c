@@ -26,8 +26,9 @@
 #include "core/clock.h"
 #include "core/databuf.h"
 #include "core/fsinfo.h"
-#include "core/plan.h"
+#include "core/io_full.h"
 #include "core/live.h"
+#include "core/plan.h"
 #include "core/stall.h"
 #include "core/testfile.h"
 #include "seq.h"
@@ -182,26 +183,6 @@ static int seq_reopen(const struct testfile *tf, int flags)
 	return open(p, flags);
 }
 
-/* Whole-buffer write; -errno on error (-EINTR only once stopped). */
-static int write_full(const struct bench_ctx *ctx, int fd, const unsigned char *buf, size_t len)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = write(fd, buf + done, len - done);
-
-		if (n < 0) {
-			if (errno == EINTR && !bench_stopped(ctx))
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		done += (size_t)n;
-	}
-	return 0;
-}
-
 /* The write loop and the flush of one run, in the worker; results in w. */
 static void seq_write_body(struct seq_work *w)
 {
@@ -215,7 +196,7 @@ static void seq_write_body(struct seq_work *w)
 			w->rc = RUN_STOPPED;
 			return;
 		}
-		rc = write_full(&w->sw.ctx, w->fd, seq_block(&w->d, off, w->tag), w->d.bs);
+		rc = io_write_full(&w->sw.ctx, w->fd, seq_block(&w->d, off, w->tag), w->d.bs);
 		if (rc == 0)
 			continue;
 		if (rc == -EINTR) {
