@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "root_read.h"
 
 #define CG_MAX_DEPTH 64
 
@@ -164,35 +165,12 @@ int cgroup_walk(const char *root, const char *ctl, cgroup_fn fn, void *arg)
 
 long cgroup_read(const char *root, const char *dir, const char *name, char *buf, size_t n)
 {
-	char path[PATH_MAX];
-	size_t got = 0;
-	int len, fd, err;
+	char rel[PATH_MAX];
+	int len = snprintf(rel, sizeof(rel), "%s/%s", dir, name);
 
-	if (n == 0)
-		return -EINVAL;
-	buf[0] = '\0';
-	len = snprintf(path, sizeof(path), "%s%s/%s", root ? root : "", dir, name);
-	if (len < 0 || (size_t)len >= sizeof(path))
+	if (n)
+		buf[0] = '\0';
+	if (len < 0 || (size_t)len >= sizeof(rel))
 		return -ENAMETOOLONG;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return -errno;
-	while (got < n - 1) {
-		ssize_t r = read(fd, buf + got, n - 1 - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			err = -errno;
-			close(fd);
-			buf[0] = '\0';
-			return err;
-		}
-		if (r == 0)
-			break;
-		got += (size_t)r;
-	}
-	close(fd);
-	buf[got] = '\0';
-	return (long)got;
+	return root_read_file(root, rel, buf, n);
 }

@@ -3,6 +3,8 @@
  * the core readers and the modules that read /proc and /sys themselves.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,41 @@ FILE *root_fopen(const char *root, const char *rel)
 	char path[PATH_MAX];
 
 	return root_path(path, sizeof(path), root, rel) ? fopen(path, "re") : NULL;
+}
+
+long root_read_file(const char *root, const char *rel, char *buf, size_t n)
+{
+	char path[PATH_MAX];
+	size_t got = 0;
+	int len, fd, err;
+
+	if (n == 0)
+		return -EINVAL;
+	buf[0] = '\0';
+	len = snprintf(path, sizeof(path), "%s%s", root ? root : "", rel);
+	if (len < 0 || (size_t)len >= sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	while (got < n - 1) {
+		ssize_t r = read(fd, buf + got, n - 1 - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = -errno;
+			close(fd);
+			buf[0] = '\0';
+			return err;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	buf[got] = '\0';
+	return (long)got;
 }
 
 bool root_exists(const char *root, const char *rel)

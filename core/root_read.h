@@ -13,6 +13,12 @@
 #include <stdio.h>
 
 FILE *root_fopen(const char *root, const char *rel);
+/*
+ * The whole of a small file (at most n - 1 bytes, NUL-terminated; buf is ""
+ * on error): its length, or -errno (-ENAMETOOLONG for a path too long).
+ * Opened O_NONBLOCK so a FIFO planted in a fixture cannot hang the run.
+ */
+long root_read_file(const char *root, const char *rel, char *buf, size_t n);
 bool root_exists(const char *root, const char *rel);
 /* Cut buf at its first newline and its trailing whitespace; true when something is left. */
 bool root_cut_line(char *buf);

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/root_read.h"
 #include "sysinfo_priv.h"
 
 bool si_path(char *buf, size_t n, const char *root, const char *rel)
@@ -23,38 +24,9 @@ bool si_path(char *buf, size_t n, const char *root, const char *rel)
 
 long si_read(const char *root, const char *rel, char *buf, size_t n)
 {
-	char path[PATH_MAX];
-	size_t got = 0;
-	int fd, err;
-
-	if (n == 0)
-		return -EINVAL;
-	buf[0] = '\0';
-	if (!si_path(path, sizeof(path), root, rel))
-		return -ENAMETOOLONG;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return -errno;
-	while (got < n - 1) {
-		ssize_t r = read(fd, buf + got, n - 1 - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			err = -errno;
-			close(fd);
-			buf[0] = '\0';
-			return err;
-		}
-		if (r == 0)
-			break;
-		got += (size_t)r;
-	}
-	close(fd);
-	buf[got] = '\0';
 	/* a NUL inside (e.g. /proc/1/environ) ends C-string parsing early on
 	 * purpose in most callers; environ's reader handles it itself */
-	return (long)got;
+	return root_read_file(root, rel, buf, n);
 }
 
 long si_read_line(const char *root, const char *rel, char *buf, size_t n)
