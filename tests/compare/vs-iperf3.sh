@@ -12,9 +12,10 @@
 # and CPU seconds (user + system of the client process) per GB received,
 # both directions together, vpsbench against the CLI.
 #   RATES="200mbit 1gbit" PAIRS=3 TIME=5 BURST=512kb FAMS="4 6" tests/compare/vs-iperf3.sh
+# RATES="" (set and empty) runs no shaped link: only the unshaped case.
 # HTTP=0 leaves the HTTP part out (it needs nginx, Debian's nginx-light).
 cd "$(dirname "$0")/../.." || exit 1
-RATES=${RATES:-"200mbit 1gbit"} PAIRS=${PAIRS:-3} TIME=${TIME:-5} BURST=${BURST:-512kb} HTTP=${HTTP:-1}
+RATES=${RATES-"200mbit 1gbit"} PAIRS=${PAIRS:-3} TIME=${TIME:-5} BURST=${BURST:-512kb} HTTP=${HTTP:-1}
 FAMS=${FAMS:-"4 6"} UNSHAPED=${UNSHAPED:-1}
 BINS=${BINS:-"${VPSBENCH:-./vpsbench} $([ -x ./vpsbench-static ] && echo ./vpsbench-static)"}
 [ "$(id -u)" -eq 0 ] || { echo "vs-iperf3: needs root (network namespaces)"; exit 0; }
