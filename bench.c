@@ -126,8 +126,11 @@ static void host_families(struct bench_ctx *ctx, const struct bench_report *rep)
 
 static void notice_stderr(const struct bench_ctx *ctx, const char *line)
 {
-	(void)ctx;
-	fprintf(stderr, "vpsbench: %s\n", line);
+	/* through the progress line's lock when it runs, so it never splits a redraw */
+	if (ctx->live)
+		progress_notice(ctx->live, line);
+	else
+		fprintf(stderr, "vpsbench: %s\n", line);
 }
 
 static void run_modules(struct bench_ctx *ctx, struct bench_report *rep)

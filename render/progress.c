@@ -388,6 +388,18 @@ void progress_step(const struct bench_ctx *ctx, const struct bench_step *st, int
 	pthread_mutex_unlock(&l->mu);
 }
 
+/* A notice line between live redraws: the status line cleared first, redrawn at the next tick. */
+void progress_notice(struct bench_live *l, const char *line)
+{
+	if (!l || l->quiet)
+		return;
+	pthread_mutex_lock(&l->mu);
+	clear_line(l);
+	fprintf(l->out, "vpsbench: %s\n", line);
+	fflush(l->out);
+	pthread_mutex_unlock(&l->mu);
+}
+
 void progress_module_done(struct bench_live *l, int mod)
 {
 	if (!l || mod < 0 || mod >= MOD_COUNT)

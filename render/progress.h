@@ -27,6 +27,8 @@ void progress_step(const struct bench_ctx *ctx, const struct bench_step *step, i
 
 /* bench.c, after a module returned: its planned work that did not start is dropped. */
 void progress_module_done(struct bench_live *l, int mod);
+/* One "vpsbench: LINE" on the progress stream, never inside the live status line. */
+void progress_notice(struct bench_live *l, const char *line);
 
 /* Stops the thread and clears the status line; before the report prints. */
 void progress_stop(struct bench_live *l);
