@@ -151,6 +151,19 @@ TH_TEST(mem_latency_max_bounds)
 }
 
 /* The knee: the last size below half the top's latency. */
+/* The knee names the levels only past 4x of it on the curve and with sysfs's LLC absent or > 2x it. */
+TH_TEST(mem_knee_names_levels_rule)
+{
+	/* this VM: knee 8 MiB, curve to 1280 MiB, sysfs says the host's 260 MiB */
+	TH_CHECK(mem_knee_names_levels(8 * MiB, 1280 * MiB, 260 * MiB, false));
+	TH_CHECK(!mem_knee_names_levels(8 * MiB, 1280 * MiB, 260 * MiB, true)); /* --mem-strict */
+	TH_CHECK(mem_knee_names_levels(8 * MiB, 32 * MiB, 0, false));           /* no sysfs LLC, 4x exactly */
+	TH_CHECK(!mem_knee_names_levels(8 * MiB, 32 * MiB - 1, 0, false));      /* curve short of 4x */
+	TH_CHECK(!mem_knee_names_levels(8 * MiB, 1280 * MiB, 16 * MiB, false)); /* sysfs 2x: agrees, sysfs names */
+	TH_CHECK(mem_knee_names_levels(8 * MiB, 1280 * MiB, 16 * MiB + 1, false));
+	TH_CHECK(!mem_knee_names_levels(0, 1280 * MiB, 260 * MiB, false));      /* no knee */
+}
+
 TH_TEST(mem_knee_and_fast_size)
 {
 	uint64_t size[MEM_MAX_SIZES];

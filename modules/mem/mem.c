@@ -256,8 +256,7 @@ static void run_latency(const struct bench_ctx *ctx, struct mem_result *r)
 	/* the knee names the levels where sysfs has no LLC or one more than 2x the
 	 * cache this VM sees, and the curve reaches 4x the knee (a knee near the
 	 * top is a noisy top, not a cache); --mem-strict keeps STREAM's rule */
-	if (r->knee_bytes && !r->strict && MEM_LLC_FACTOR * r->knee_bytes <= max &&
-	    (!h->llc.ok || r->knee_bytes * MEM_KNEE_AGREE < h->llc.v)) {
+	if (mem_knee_names_levels(r->knee_bytes, max, h->llc.ok ? h->llc.v : 0, r->strict)) {
 		r->llc_named = r->knee_bytes;
 		r->levels_source = "curve";
 	}

@@ -184,6 +184,13 @@ uint64_t mem_array_bytes(uint64_t want, uint64_t budget, bool *capped);
 uint64_t mem_knee(const uint64_t *size, const double *ns, unsigned n);
 /* The default array size: 4x the knee rounded up to 1 MiB, within MEM_FAST_MIN..MAX. */
 uint64_t mem_fast_size(uint64_t knee);
+/*
+ * Whether the curve's knee names the cache levels instead of sysfs's LLC:
+ * a knee the curve reaches 4x of (a knee near the top is a noisy top, not a
+ * cache), and sysfs with no LLC (llc 0) or one above MEM_KNEE_AGREE x the
+ * knee (the host socket's, not this VM's share); never with --mem-strict.
+ */
+bool mem_knee_names_levels(uint64_t knee, uint64_t curve_max, uint64_t llc, bool strict);
 /* The latency curve's top: 4x llc (at least MEM_FAST_MIN; at most MEM_LAT_MAX unless strict), within budget/2. */
 uint64_t mem_lat_max(uint64_t llc, uint64_t budget, bool strict);
 /* Whether Triad at a size and at twice it agree: |b - a| <= MEM_GROW_TOL x b. */

@@ -134,6 +134,12 @@ uint64_t mem_fast_size(uint64_t knee)
 	return s < MEM_FAST_MIN ? MEM_FAST_MIN : s > MEM_FAST_MAX ? MEM_FAST_MAX : s;
 }
 
+bool mem_knee_names_levels(uint64_t knee, uint64_t curve_max, uint64_t llc, bool strict)
+{
+	return knee && !strict && MEM_LLC_FACTOR * knee <= curve_max &&
+	       (!llc || knee * MEM_KNEE_AGREE < llc);
+}
+
 uint64_t mem_lat_max(uint64_t llc, uint64_t budget, bool strict)
 {
 	uint64_t m = MEM_LLC_FACTOR * llc;
