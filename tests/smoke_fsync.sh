@@ -134,7 +134,7 @@ ssize_t write(int fd, const void *buf, size_t n)
 }
 SHIM
 if cc -shared -fPIC -o "$base/shim.so" "$base/shim.c" -ldl 2>/dev/null; then
-	mnt=$(df --output=target "$d" | tail -n 1)
+	mnt=$(t_mount_point "$d") # longest prefix among its device's mounts, as vpsbench
 	ASAN_OPTIONS=$ASAN_OPTIONS:verify_asan_link_order=0 SHIM_AT=50 LD_PRELOAD=$base/shim.so \
 		"$VPSBENCH" --only fsync --dir "$d" --json --quiet > "$base/nospc.json" 2> "$base/nospc.err"
 	rc=$?
