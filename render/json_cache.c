@@ -53,6 +53,7 @@ cJSON *json_cache(const struct bench_report *rep)
 	cJSON_AddNumberToObject(o, "max_time_s", (double)r->max_time_ns / 1e9);
 	cJSON_AddNumberToObject(o, "elapsed_s", r->elapsed_s);
 	cJSON_AddBoolToObject(o, "time_capped", r->time_capped);
+	cJSON_AddBoolToObject(o, "incomplete", r->time_capped); /* partial: the cap ended it */
 	cJSON_AddNumberToObject(o, "free_bytes", (double)r->free_bytes);
 	for (unsigned i = 0; i < r->npoints; i++) {
 		const struct cache_point *p = &r->points[i];

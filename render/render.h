@@ -44,6 +44,7 @@ void text_seq(FILE *f, const struct bench_report *rep, const struct bench_plan *
 void text_rand(FILE *f, const struct bench_report *rep, const struct bench_plan *plan,
 	       const struct render_style *st);
 void text_fsync(FILE *f, const struct bench_report *rep, const struct render_style *st);
+void text_cache(FILE *f, const struct bench_report *rep, const struct render_style *st);
 
 void text_cpu(FILE *f, const struct bench_report *rep, const struct render_style *st);
 
