@@ -48,8 +48,15 @@ for k in ("seq_write", "rand_write"):
     if abs(sum(b["timeline_bytes_per_s"]) - b["bytes"]) > 1: bad(k + " bytes != sum of timeline")
     if b["seconds"] != len(b["timeline_bytes_per_s"]): bad(k + " seconds")
     print("# %s %.1f MB/s burst, drop %s, %d s" % (k, b["burst_mbps"], b["drop_found"], b["seconds"]))
+m = json.load(open(sys.argv[1]))["metrics"]
+b = r["seq_write"]
+if b["status"] == "ok" and abs(m["storage_sustained_write_mbps"] - b["sustained_mbps"]) > 1e-6 * b["sustained_mbps"]:
+    bad("metric storage_sustained_write_mbps != seq_write.sustained_mbps")
+if (r["knee_size"] is None) != (m["storage_cliff_gib"] is None): bad("storage_cliff_gib vs knee_size")
+elif r["knee_size"] is not None and abs(m["storage_cliff_gib"] - r["knee_size"] / 2**30) > 1e-9: bad("storage_cliff_gib")
 sys.exit(0 if ok else 1)
 PY
+t_schema "storage report validates against schema/report.schema.json" "$D/r.json"
 t_check "partial run marked incomplete in JSON" python3 -c "
 import json,sys; d=json.load(open('$D/r.json')); r=d['storage']
 sys.exit(0 if r['incomplete'] == r['time_capped'] else 1)"
