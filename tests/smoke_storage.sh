@@ -14,13 +14,13 @@ trap 'rm -rf "$D"' EXIT
 
 t0=$(date +%s.%N)
 $BIN --profile storage --only cache --dir "$D" --storage-sizes 16M,32M,64M,128M,256M,512M,1G,2G \
-	--storage-point-time 2s --storage-max-time 20s --output "$D/r.json" --no-color >"$D/out.txt" 2>"$D/err"
+	--storage-point-time 2s --storage-max-time 20s --output "$D/r.json" --prom-file "$D/r.prom" --no-color >"$D/out.txt" 2>"$D/err"
 rc=$?
 el=$(echo "$(date +%s.%N) - $t0" | bc)
 echo "# elapsed ${el}s rc $rc"
 t_check "time cap: ended within 22 s (${el}s)" [ "$(echo "$el < 22" | bc)" = 1 ]
 t_check "time cap: a planned cap is no failure (exit 0)" [ $rc -eq 0 ]
-python3 - "$D/r.json" "$D/out.txt" <<'PY' && t_ok "figures recomputed from raw parts" || t_fail "figures recomputed from raw parts"
+python3 - "$D/r.json" "$D/out.txt" "$D/r.prom" <<'PY' && t_ok "figures recomputed from raw parts" || t_fail "figures recomputed from raw parts"
 import json, sys
 r = json.load(open(sys.argv[1]))["storage"]
 txt = open(sys.argv[2]).read()
@@ -48,6 +48,13 @@ for k in ("seq_write", "rand_write"):
     if abs(sum(b["timeline_bytes_per_s"]) - b["bytes"]) > 1: bad(k + " bytes != sum of timeline")
     if b["seconds"] != len(b["timeline_bytes_per_s"]): bad(k + " seconds")
     print("# %s %.1f MB/s burst, drop %s, %d s" % (k, b["burst_mbps"], b["drop_found"], b["seconds"]))
+prom = {}
+for line in open(sys.argv[3]):
+    if line.startswith("vpsbench_storage_cliff_iops{"):
+        sz = line.split('size="')[1].split('"')[0]; prom[int(sz)] = float(line.split()[-1])
+for p in r["cliff"]:
+    if p["status"] == "ok" and abs(prom.get(p["size"], -1) - p["qd32_iops"]) > 1e-6 * p["qd32_iops"]:
+        bad("prom cliff iops at %d" % p["size"])
 m = json.load(open(sys.argv[1]))["metrics"]
 b = r["seq_write"]
 if b["status"] == "ok" and abs(m["storage_sustained_write_mbps"] - b["sustained_mbps"]) > 1e-6 * b["sustained_mbps"]:
