@@ -68,7 +68,7 @@ t_check "partial run marked incomplete in JSON" python3 -c "
 import json,sys; d=json.load(open('$D/r.json')); r=d['storage']
 sys.exit(0 if r['incomplete'] == r['time_capped'] else 1)"
 t_check "partial run marked in text" sh -c "! grep -q '\"time_capped\": true' '$D/r.json' || grep -q 'incomplete: --storage-max-time' '$D/out.txt'"
-t_check "no test file left" [ -z "$(ls -A "$D" | grep -v '^r.json$\|^out.txt$\|^err$')" ]
+t_check "no test file left" [ -z "$(ls -A "$D" | grep -v '^r.json$\|^r.prom$\|^out.txt$\|^err$')" ]
 
 for bad in "--storage-max-time 5x" "--storage-sizes 16M,abc" "--storage-sizes 32M,16M" \
 	"--storage-max-time 1s --storage-point-time 1s" "--storage-write-size 1k"; do
