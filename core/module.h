@@ -25,6 +25,7 @@
 	X(seq)           \
 	X(rand)          \
 	X(fsync)         \
+	X(cache)         \
 	X(cpu)           \
 	X(mem)           \
 	X(net)

@@ -52,7 +52,7 @@ static const struct opt_def opt_table[] = {
 	{ "dir", OK_DIR, 0, 0, 0, NULL, "PATH",
 	  "directory to test in; repeatable (default: .)" },
 	{ "only", OK_MODLIST, OFF(only_mask), 0, 0, NULL, "LIST",
-	  "run only these modules: sysinfo,seq,rand,fsync,cpu,mem,net" },
+	  "run only these modules: sysinfo,seq,rand,fsync,cache,cpu,mem,net" },
 	{ "skip", OK_MODLIST, OFF(skip_mask), 0, 0, NULL, "LIST",
 	  "do not run these modules" },
 	{ "profile", OK_STR, OFF(profile), 0, 0, NULL, "NAME|FILE",
@@ -119,6 +119,15 @@ static const struct opt_def opt_table[] = {
 	  "stop after SIZE written (default: 22M, capped to free space)" },
 	{ "fsync-bs", OK_SIZE, OFF(fsync_bs), 1, 64ULL << 20, NULL, "SIZE",
 	  "bytes per write, each followed by fdatasync (default: 2300)" },
+	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL, "Storage profile (cache; only with --profile storage)" },
+	{ "storage-max-time", OK_DUR, OFF(storage_max_time_ns), 1000000000ULL, 86400ULL * 1000000000ULL, NULL,
+	  "DUR", "cap on the cliff and write tests together (default: 5m)" },
+	{ "storage-sizes", OK_STR, OFF(storage_sizes), 0, 0, NULL, "LIST",
+	  "cliff working sets, growing, multiples of 1M (default: 256M,1G,4G,16G,32G...)" },
+	{ "storage-point-time", OK_DUR, OFF(storage_point_time_ns), 100000000ULL, 3600ULL * 1000000000ULL, NULL,
+	  "DUR", "measured time of qd32 and of qd1 at each size (default: 3s)" },
+	{ "storage-write-size", OK_SIZE, OFF(storage_write_size), 512, 1ULL << 50, NULL, "SIZE",
+	  "cap on each write test (default: free space less a margin)" },
 	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL, "CPU (cpu)" },
 	{ "cpu-time", OK_DUR, OFF(cpu_time_ns), 100000000ULL, 3600ULL * 1000000000ULL, NULL, "DUR",
 	  "time of each prime pass, 100ms-1h (default: 5s)" },
@@ -490,6 +499,8 @@ bool options_module_selected(const struct bench_opts *o, int id)
 {
 	if (id == MOD_net && !o->net) /* opt-in: no traffic without --net */
 		return false;
+	if (id == MOD_cache && !(o->profile && !strcmp(o->profile, "storage")))
+		return false; /* opt-in: only --profile storage */
 	if (o->only_mask && !(o->only_mask & (1u << id)))
 		return false;
 	return !(o->skip_mask & (1u << id));

@@ -71,6 +71,12 @@ struct bench_opts {
 	struct opt_u64 fsync_size;
 	struct opt_u64 fsync_bs;
 
+	/* storage profile (modules/cache) */
+	struct opt_u64 storage_max_time_ns;
+	struct opt_u64 storage_point_time_ns;
+	struct opt_u64 storage_write_size;
+	const char *storage_sizes;
+
 	/* cpu */
 	struct opt_u64 cpu_time_ns;
 	struct opt_u64 cpu_max_prime;

@@ -99,14 +99,80 @@ static const struct profile_def profiles[] = {
 		PASS("randrw-4k-qd64", RW_RANDRW, 75, 4096, 64, 0, 4 * GiB, 8 * SEC, SEC, 0),
 		PASS("randread-4k-qd1", RW_RANDREAD, 100, 4096, 1, 1, 4 * GiB, 4 * SEC, SEC, 0),
 	} },
+	{ "storage", "default passes, then the cache cliff and burst/sustained writes (--storage-max-time)",
+	  SEQ_DD, 2, {
+		PASS("randrw-4k-qd64", RW_RANDRW, 75, 4096, 64, 0, 4 * GiB, 8 * SEC, SEC, 0),
+		PASS("randread-4k-qd1", RW_RANDREAD, 100, 4096, 1, 1, 4 * GiB, 4 * SEC, SEC, 0),
+	} },
 };
 
 #define NPROFILES (sizeof(profiles) / sizeof(profiles[0]))
 
 const char *const plan_profile_names[] = {
 	"default", "dd-direct", "ovh", "vng", "tino", "azure-write", "azure-read", "azure-mixed", "yabs",
-	"etcd", NULL
+	"etcd", "storage", NULL
 };
+
+/* The cliff's working sets: 256 MiB, 1, 4, 16 GiB, then doubling while space and time allow. */
+static const uint64_t storage_default_sizes[] = {
+	256 * MiB, 1 * GiB, 4 * GiB, 16 * GiB, 32 * GiB, 64 * GiB, 128 * GiB, 256 * GiB,
+};
+
+/* --storage-sizes 16M,32M,...: growing sizes, each a multiple of 1 MiB. */
+static int storage_sizes(const char *list, struct cache_spec *c, char *err, size_t errlen)
+{
+	char buf[512], *tok, *save = NULL;
+
+	if (strlen(list) >= sizeof(buf)) {
+		snprintf(err, errlen, "--storage-sizes: list too long");
+		return -1;
+	}
+	strcpy(buf, list);
+	c->nsizes = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		uint64_t v;
+
+		if (parse_size(tok, &v) < 0 || v < MiB || v % MiB ||
+		    (c->nsizes && v <= c->sizes[c->nsizes - 1]) || c->nsizes >= CACHE_SPEC_MAX) {
+			snprintf(err, errlen, "--storage-sizes: '%s' is not a growing list of at most %d "
+				 "sizes, each a multiple of 1M (such as 16M,32M,64M)", list, CACHE_SPEC_MAX);
+			return -1;
+		}
+		c->sizes[c->nsizes++] = v;
+	}
+	if (!c->nsizes) {
+		snprintf(err, errlen, "--storage-sizes: empty list");
+		return -1;
+	}
+	return 0;
+}
+
+/* The storage profile's part, and the check that its caps fit its smallest step. */
+static int storage_plan(const struct bench_opts *o, struct bench_plan *plan, char *err, size_t errlen)
+{
+	struct cache_spec *c = &plan->storage;
+
+	c->on = !strcmp(plan->profile, "storage");
+	c->max_ns = o->storage_max_time_ns.set ? o->storage_max_time_ns.v : 300 * SEC;
+	c->point_ns = o->storage_point_time_ns.set ? o->storage_point_time_ns.v : 3 * SEC;
+	c->write_size = o->storage_write_size.set ? o->storage_write_size.v : 0;
+	c->nsizes = sizeof(storage_default_sizes) / sizeof(storage_default_sizes[0]);
+	memcpy(c->sizes, storage_default_sizes, sizeof(storage_default_sizes));
+	if (o->storage_sizes && storage_sizes(o->storage_sizes, c, err, errlen) < 0)
+		return -1;
+	/* the smallest step: one cliff point (qd32 and qd1) */
+	if (c->on && c->max_ns < 2 * c->point_ns) {
+		snprintf(err, errlen, "--storage-max-time must be at least twice --storage-point-time "
+			 "(one cliff step: qd32 and qd1), %llu ms here",
+			 (unsigned long long)(2 * c->point_ns / 1000000ULL));
+		return -1;
+	}
+	if (c->write_size && c->write_size < MiB) {
+		snprintf(err, errlen, "--storage-write-size must be at least 1M (one write of the sequential test)");
+		return -1;
+	}
+	return 0;
+}
 
 static const struct profile_def *profile_named(const char *name);
 
@@ -478,6 +544,8 @@ int plan_build(const struct bench_opts *o, struct bench_plan *plan, char *err, s
 	plan->zero_buffers = o->zero_buffers;
 	plan->verify = o->verify;
 	if (add_yabs_passes(o, plan, err, errlen) < 0)
+		return -1;
+	if (storage_plan(o, plan, err, errlen) < 0)
 		return -1;
 	return validate(plan, err, errlen);
 }

@@ -65,12 +65,24 @@ struct fsync_spec {
 	uint64_t time_ns;      /* ... or after this long (sample 3 s, full 120 s) */
 };
 
+/* --profile storage: the cache cliff and the burst/sustained writes (modules/cache) */
+#define CACHE_SPEC_MAX 16
+struct cache_spec {
+	bool on;               /* --profile storage only: never in the default */
+	uint64_t max_ns;       /* --storage-max-time: the whole part (default 5 min) */
+	uint64_t point_ns;     /* measured time of each qd at each size (default 3 s) */
+	uint64_t write_size;   /* cap on each write test's bytes; 0 = free space */
+	uint64_t sizes[CACHE_SPEC_MAX];
+	unsigned nsizes;
+};
+
 struct bench_plan {
 	char profile[64];
 	char profile_desc[160];
 	struct seq_spec seq;
 	struct cpu_spec cpu;
 	struct fsync_spec fsync;
+	struct cache_spec storage;
 	struct rand_pass_spec rand[RAND_MAX_PASSES];
 	unsigned nrand;
 	enum rand_engine_kind engine;

@@ -293,6 +293,36 @@ static void collect_fsync(const struct bench_report *rep, struct metric_set *ms)
 }
 
 /*
+ * storage profile: the cliff's knee and the sustained sequential write
+ * rate. No tiers; null with the reason when not measured or no knee.
+ */
+static void collect_cache(const struct bench_report *rep, struct metric_set *ms)
+{
+	const struct cache_result *r = &rep->cache;
+	bool sel = rep->outcome[MOD_cache].status != BENCH_NOT_RUN;
+	struct metric *k = add(ms, "storage_cliff_gib", sel), *w = add(ms, "storage_sustained_write_mbps", sel);
+	char why[320];
+
+	if (!sel || rep->outcome[MOD_cache].status != BENCH_OK) {
+		module_why(rep, MOD_cache, why, sizeof(why));
+		set_why(k, why);
+		set_why(w, why);
+		return;
+	}
+	if (r->knee >= 0) {
+		set_value(k, (double)r->points[r->knee].size / (double)(1ULL << 30), -1);
+	} else {
+		snprintf(why, sizeof(why), "no cache effect up to %.2f GiB",
+			 (double)r->measured_up_to / (double)(1ULL << 30));
+		set_why(k, why);
+	}
+	if (r->seq.status == BENCH_OK && r->seq.n)
+		set_value(w, r->seq.sustained_bps / 1e6, -1);
+	else
+		set_why(w, r->seq.reason[0] ? r->seq.reason : "sequential write test not run");
+}
+
+/*
  * net: the best measured server per direction (the closest server shows the
  * port's capacity). Busy, failed and timed-out rows are never graded; the
  * metrics exist only when --net ran the module, so offline reports keep
@@ -543,6 +573,7 @@ void grade_collect(const struct bench_report *rep, const struct bench_plan *plan
 	collect_seq(rep, ms);
 	collect_rand(rep, ms);
 	collect_fsync(rep, ms);
+	collect_cache(rep, ms);
 	collect_cpu(rep, ms);
 	collect_mem(rep, ms);
 	collect_net(rep, ms);

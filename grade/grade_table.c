@@ -139,7 +139,7 @@ static const struct grade_table builtin = {
 const char *const grade_metric_names[] = {
 	"seq_write_mbps", "seq_read_mbps", "rand_iops", "rand_read_iops", "rand_write_iops",
 	"lat_p50_ms", "lat_p99_ms", "rand_cov_pct", "rand_tail_ratio",
-	"fsync_p50_ms", "fsync_p99_ms",
+	"fsync_p50_ms", "fsync_p99_ms", "storage_cliff_gib", "storage_sustained_write_mbps",
 	"cpu_single_eps", "cpu_multi_eps", "cpu_scaling", "cpu_steal_pct",
 	"mem_triad_mbps", "mem_triad_1t_mbps", "mem_copy_mbps", "mem_latency_ns",
 	"mem_latency_huge_ns", "net_send_mbit_s", "net_recv_mbit_s",
@@ -158,6 +158,8 @@ const char *const grade_metric_descs[] = {
 	"last-third / first-third per-second IOPS ratio",
 	"p50 of fdatasync() after 2300-byte writes (etcd's recipe), ms",
 	"p99 of fdatasync() after 2300-byte writes (etcd's recipe), ms",
+	"--profile storage: working set served from a cache up to this, GiB (the cliff's knee)",
+	"--profile storage: sequential 1 MiB O_DIRECT write rate after the burst, decimal MB/s",
 	"prime events/s on 1 thread (sysbench cpu --cpu-max-prime=10000)",
 	"prime events/s on N threads (effective CPUs)",
 	"N-thread / 1-thread events/s (about 1: concurrency capped)",

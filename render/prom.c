@@ -328,6 +328,34 @@ static void fsync_families(struct prom *p)
 			sample(p, "", r->dirs[i].p99_low_confidence ? 1 : 0, "dir", r->dirs[i].dir, NULL);
 }
 
+/* The storage profile: measured cliff points, each write test's rates. */
+static void cache_families(struct prom *p)
+{
+	const struct cache_result *r = &p->rep->cache;
+	char sz[32];
+
+	if (!render_section_ran(p->rep, MOD_cache))
+		return;
+	family(p, "vpsbench_storage_cliff_iops", "gauge",
+	       "4k random read IOPS at qd32 over a working set of size bytes, after a warm pass");
+	for (unsigned i = 0; i < r->npoints; i++) {
+		if (r->points[i].status != BENCH_OK)
+			continue;
+		snprintf(sz, sizeof(sz), "%llu", (unsigned long long)r->points[i].size);
+		sample(p, "", r->points[i].iops32, "dir", r->dir, "size", sz, NULL);
+	}
+	family(p, "vpsbench_storage_write_bytes_per_second", "gauge",
+	       "burst and sustained write rates (seq-1m O_DIRECT, rand-4k qd32), bytes/s");
+	for (int k = 0; k < 2; k++) {
+		const struct cache_burst *b = k ? &r->rnd : &r->seq;
+
+		if (b->status != BENCH_OK || !b->n)
+			continue;
+		sample(p, "", b->burst_bps, "dir", r->dir, "test", b->kind, "phase", "burst", NULL);
+		sample(p, "", b->sustained_bps, "dir", r->dir, "test", b->kind, "phase", "sustained", NULL);
+	}
+}
+
 /* The cpu module: complete passes only; steal as a ratio (base unit). */
 static void cpu_families(struct prom *p)
 {
@@ -589,6 +617,7 @@ int render_prom(FILE *f, const struct bench_report *rep, const struct bench_plan
 	sys_families(&p);
 	io_families(&p);
 	fsync_families(&p);
+	cache_families(&p);
 	cpu_families(&p);
 	mem_families(&p);
 	net_families(&p);

@@ -44,6 +44,7 @@ void text_seq(FILE *f, const struct bench_report *rep, const struct bench_plan *
 void text_rand(FILE *f, const struct bench_report *rep, const struct bench_plan *plan,
 	       const struct render_style *st);
 void text_fsync(FILE *f, const struct bench_report *rep, const struct render_style *st);
+void text_cache(FILE *f, const struct bench_report *rep, const struct render_style *st);
 
 void text_cpu(FILE *f, const struct bench_report *rep, const struct render_style *st);
 
@@ -98,6 +99,8 @@ cJSON *json_seq(const struct bench_report *rep, const struct bench_plan *plan);
 cJSON *json_mem(const struct bench_report *rep);
 cJSON *json_rand(const struct bench_report *rep, const struct bench_plan *plan);
 cJSON *json_fsync(const struct bench_report *rep);
+/* --profile storage: the cache cliff and write timelines (json_cache.c). */
+cJSON *json_cache(const struct bench_report *rep);
 cJSON *json_cpu(const struct bench_report *rep);
 cJSON *json_net(const struct bench_report *rep);
 /* yabs's "iperf" array from the net section (yabs_net.c); 0, or -1 on no memory. */

@@ -14,6 +14,7 @@ void *report_section(struct bench_report *rep, int id)
 	case MOD_seq:     return &rep->seq;
 	case MOD_rand:    return &rep->rand;
 	case MOD_fsync:   return &rep->fsync;
+	case MOD_cache:   return &rep->cache;
 	case MOD_cpu:     return &rep->cpu;
 	case MOD_mem:     return &rep->mem;
 	case MOD_net:     return &rep->net;

@@ -18,6 +18,7 @@
 #include "modules/seq/seq.h"
 #include "modules/rand/rand.h"
 #include "modules/fsync/fsync.h"
+#include "modules/cache/cache.h"
 #include "modules/cpu/cpu.h"
 #include "modules/mem/mem.h"
 #include "modules/net/net.h"
@@ -35,6 +36,7 @@ struct bench_report {
 	struct seq_result seq;
 	struct rand_result rand;
 	struct fsync_result fsync;
+	struct cache_result cache;
 	struct cpu_result cpu;
 	struct mem_result mem;
 	struct net_result net;

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "modules/rand/rand_engine.h"
+#include "core/rand_engine.h"
 #include "th.h"
 
 static int uring_rc, aio_rc;

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
-#include "modules/rand/rand_engine.h"
+#include "core/rand_engine.h"
 #include "modules/rand/rand_job.h"
 #include "th.h"
 

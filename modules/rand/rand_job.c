@@ -15,7 +15,7 @@
 #include "core/databuf.h"
 #include "core/live.h"
 #include "core/stall.h"
-#include "rand_engine.h"
+#include "core/rand_engine.h"
 #include "rand_job.h"
 #include "rand_offset.h"
 #include "rand_verify.h"

@@ -81,6 +81,8 @@ char *render_json(const struct bench_report *rep, const struct bench_plan *plan)
 		cJSON_AddItemToObject(root, "rand", json_rand(rep, plan));
 	if (render_section_ran(rep, MOD_fsync))
 		cJSON_AddItemToObject(root, "fsync", json_fsync(rep));
+	if (render_section_ran(rep, MOD_cache))
+		cJSON_AddItemToObject(root, "storage", json_cache(rep));
 	if (render_section_ran(rep, MOD_net))
 		cJSON_AddItemToObject(root, "net", json_net(rep));
 

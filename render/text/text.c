@@ -36,6 +36,8 @@ void render_text(FILE *f, const struct bench_report *rep, const struct bench_pla
 		text_rand(f, rep, plan, st);
 	if (render_section_ran(rep, MOD_fsync))
 		text_fsync(f, rep, st);
+	if (render_section_ran(rep, MOD_cache))
+		text_cache(f, rep, st);
 	if (render_section_ran(rep, MOD_net))
 		text_net(f, rep, st);
 

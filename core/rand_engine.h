@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/plan.h"
+#include "plan.h"
 
 /*
  * One I/O. buf, off and len are what the engine issues: after a short
