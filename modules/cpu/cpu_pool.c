@@ -37,6 +37,12 @@ struct pool {
 	atomic_uint ready;
 	atomic_int go;        /* 1 = run, -1 = abandon */
 	atomic_int stop;
+	/*
+	 * Workers also stop themselves at this time (read under mu after go): a
+	 * controller that cannot get a CPU (every CPU running a worker under
+	 * chrt -f) would otherwise never set stop. One vDSO clock read per unit.
+	 */
+	double deadline;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 };
@@ -71,11 +77,12 @@ static void *worker_main(void *arg)
 	pthread_cond_broadcast(&p->cv);
 	while (atomic_load(&p->go) == 0)
 		pthread_cond_wait(&p->cv, &p->mu);
+	double deadline = p->deadline;
 	pthread_mutex_unlock(&p->mu);
 	if (w->rc == 0 && atomic_load(&p->go) > 0) {
 		double c0 = thread_cpu_s();
 
-		while (!atomic_load_explicit(&p->stop, memory_order_relaxed)) {
+		while (!atomic_load_explicit(&p->stop, memory_order_relaxed) && mono_s() < deadline) {
 			if (p->work->unit(state, p->work->arg, &count, w->err, sizeof(w->err)) < 0) {
 				w->rc = -1;
 				break;
@@ -140,9 +147,10 @@ int cpu_pool_run(const struct bench_ctx *ctx, unsigned n, double seconds,
 	pthread_mutex_lock(&p.mu);
 	while (atomic_load(&p.ready) < started)
 		pthread_cond_wait(&p.cv, &p.mu);
+	t0 = mono_s();
+	p.deadline = t0 + seconds;
 	atomic_store(&p.go, rc == 0 ? 1 : -1);
 	pthread_cond_broadcast(&p.cv);
-	t0 = mono_s();
 	pthread_mutex_unlock(&p.mu);
 
 	proc_stat_read(ctx->root, &ps[0]);
