@@ -130,7 +130,7 @@ static const struct opt_def opt_table[] = {
 	  "cap on each write test (default: free space less a margin)" },
 	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL, "CPU (cpu)" },
 	{ "cpu-time", OK_DUR, OFF(cpu_time_ns), 100000000ULL, 3600ULL * 1000000000ULL, NULL, "DUR",
-	  "time of each prime pass, 100ms-1h (default: 5s)" },
+	  "time of each prime pass, 100ms-1h (default: 2.5s)" },
 	{ "cpu-max-prime", OK_UINT, OFF(cpu_max_prime), 3, 10000000, NULL, "N",
 	  "primes below N per event, 3-10000000 (default: 10000)" },
 	{ "cpu-threads", OK_UINT, OFF(cpu_threads), 1, 1024, NULL, "N",

@@ -13,11 +13,10 @@
 #include "core/pass_cpu.h"
 #include "core/value.h"
 
-#define CPU_DEFAULT_TIME_NS (5ULL * 1000000000ULL)
 #define CPU_DEFAULT_MAX_PRIME 10000u
 #define CPU_MAX_THREADS 1024u
 #define CPU_CRYPTO_BUF 16384u      /* openssl speed -bytes 16384 */
-#define CPU_CRYPTO_FRAC 0.08       /* each crypto pass: this share of --cpu-time (0.4 s) */
+#define CPU_CRYPTO_FRAC 0.08       /* each crypto pass: this share of --cpu-time (0.2 s) */
 #define CPU_TL_MAX 120             /* steal samples, one a second */
 #define CPU_STEAL_NOISY 5.0        /* % above which neighbours are named */
 #define CPU_SHARE_WARN 0.9         /* a pass's threads got less of their CPUs: warn */
