@@ -33,7 +33,7 @@ BLK=/sys/fs/cgroup/blkio
 command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null || skip "no losetup or mkfs.ext4"
 B=$(t_tmpdir)
 CG=$BLK/vpsbench-burst-$$
-LOOP= VPID=
+LOOP='' VPID=''
 cleanup() {
 	[ -n "$VPID" ] && kill "$VPID" 2>/dev/null && wait "$VPID" 2>/dev/null
 	if [ -d "$CG" ]; then
@@ -65,6 +65,7 @@ sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$CG" \
 VPID=$!
 # the sequential test has begun when its (already unlinked) burst file is open
 for _ in $(seq 1 1200); do
+	# shellcheck disable=SC2010 # the fd links' targets, as t_wait_test_file
 	ls -l "/proc/$VPID/fd" 2>/dev/null | grep -q 'vpsbench-burst' && break
 	kill -0 "$VPID" 2>/dev/null || break
 	sleep 0.05

@@ -48,12 +48,12 @@ fi
 SIZES=8M,16M,32M,64M
 
 run_n() { # N_MiB: the knee is expected at the last step <= N
-	local n=$1 i
+	local n=$1
 	mkdir -p "$B/back$n" "$B/mnt"
 	"$B/slow_tail_fs" --backing "$B/back$n" --fast-mib "$n" --delay-us 1000 "$B/mnt" -f \
 		2>"$B/fs$n.err" &
 	FPID=$!
-	for i in $(seq 1 50); do
+	for _ in $(seq 1 50); do
 		mountpoint -q "$B/mnt" && break
 		sleep 0.1
 	done
