@@ -492,6 +492,8 @@ int main(int argc, char **argv)
 	rep.interrupted = stop_flag != 0;
 	rep.signal = stop_signal;
 	testfile_cleanup_all();
+	if (opts.storage_report && render_section_ran(&rep, MOD_rand))
+		storage_ref_apply(&rep, opts.storage_report);
 
 	grade_collect(&rep, &plan, &metrics);
 	grade_apply(&table, &metrics, &rep.grade);

@@ -128,6 +128,9 @@ static const struct opt_def opt_table[] = {
 	  "DUR", "measured time of qd32 and of qd1 at each size (default: 3s)" },
 	{ "storage-write-size", OK_SIZE, OFF(storage_write_size), 512, 1ULL << 50, NULL, "SIZE",
 	  "cap on each write test (default: free space less a margin)" },
+	{ "storage-report", OK_STR, OFF(storage_report), 0, 0, NULL, "FILE",
+	  "(any profile) the JSON report (--output) of an earlier --profile storage run: a rand file in its dir "
+	  "no larger than its cliff's knee is said to be cache-served" },
 	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL, "CPU (cpu)" },
 	{ "cpu-time", OK_DUR, OFF(cpu_time_ns), 100000000ULL, 3600ULL * 1000000000ULL, NULL, "DUR",
 	  "time of each prime pass, 100ms-1h (default: 2.5s)" },

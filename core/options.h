@@ -76,6 +76,7 @@ struct bench_opts {
 	struct opt_u64 storage_point_time_ns;
 	struct opt_u64 storage_write_size;
 	const char *storage_sizes;
+	const char *storage_report; /* --storage-report FILE: a storage report to check rand against */
 
 	/* cpu */
 	struct opt_u64 cpu_time_ns;

@@ -9,7 +9,9 @@
 #define VPSBENCH_GRADE_H
 
 #include <stdbool.h>
+#include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define GRADE_MAX_TIERS   8
 #define GRADE_MAX_METRICS 32
@@ -209,5 +211,22 @@ void grade_fmt_value(char *buf, size_t n, double v);
 /* metric_set helpers */
 struct metric *metric_add(struct metric_set *ms, const char *name);
 const struct metric *metric_get(const struct metric_set *ms, const char *name);
+
+
+/* --storage-report FILE (storage_ref.c): a --profile storage report's cliff, checked against the rand passes. */
+struct storage_ref {
+	bool loaded;         /* the file was read and has a storage section */
+	bool checked;        /* a rand pass ran in its directory */
+	bool cache_served;   /* a pass's file is no larger than the knee */
+	uint64_t knee_size;  /* the last cache-served size; 0 = no knee measured */
+	char path[PATH_MAX];
+	char dir[PATH_MAX];  /* the storage report's directory */
+};
+/* A rand file of rand_size is served from the cache whose knee is knee_size (0 = none). */
+bool storage_ref_cache_served(uint64_t rand_size, uint64_t knee_size);
+/* The storage section's dir and knee_size of the JSON report at path: 0, or -1 and err. */
+int storage_ref_load(const char *path, char *dir, size_t dirlen, uint64_t *knee, char *err, size_t errlen);
+/* Fills rep->storage_ref and warns for each rand pass in its dir below the knee. */
+void storage_ref_apply(struct bench_report *rep, const char *path);
 
 #endif

@@ -52,6 +52,8 @@ void text_cpu(FILE *f, const struct bench_report *rep, const struct render_style
 void html_mem(FILE *f, const struct bench_report *rep);
 /* --html: the verdict, the Health block and the fit-for answers, first (html_health.c). */
 void html_health(FILE *f, const struct bench_report *rep);
+/* --html: the storage profile's section (html_cache.c). */
+void html_cache(FILE *f, const struct bench_report *rep);
 /* --html: the fdatasync section (html_fsync.c). */
 void html_fsync(FILE *f, const struct bench_report *rep);
 void text_memory(FILE *f, const struct bench_report *rep, const struct render_style *st);

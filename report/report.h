@@ -44,6 +44,7 @@ struct bench_report {
 	struct health_result health;          /* the Health block, after the grades */
 	struct bench_warnings warn;           /* modules add through ctx->warn */
 	struct bench_labels labels;           /* --label; empty = no host identity */
+	struct storage_ref storage_ref;       /* --storage-report, after the modules */
 };
 
 /* The result struct of module id inside rep: what bench.c hands its run(). */

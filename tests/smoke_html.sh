@@ -237,9 +237,14 @@ PY
 		--user-data-dir="$prof" --window-size=1400,3000 --dump-dom "file://$1.layout.html" \
 		> "$3" 2>/dev/null
 }
+# the storage profile's page (the cliff curves, the write timelines)
+"$VPSBENCH" --profile storage --only cache --dir "$dir" --storage-sizes 16M,32M,64M --storage-point-time 1s \
+	--storage-max-time 15s --html "$tmp/st.html" --quiet >/dev/null 2>"$tmp/st.err" ||
+	t_fail html_storage_run "$(head -c 300 "$tmp/st.err")"
+for page in r st; do
 for w in 1200 390; do
-	layout "$tmp/r.html" $w "$tmp/dom$w"
-	python3 - "$tmp/dom$w" $w > "$tmp/lay$w" 2>&1 <<'PY'
+	layout "$tmp/$page.html" $w "$tmp/dom$page$w"
+	python3 - "$tmp/dom$page$w" $w > "$tmp/lay$page$w" 2>&1 <<'PY'
 import html, json, re, sys
 m = re.search(r'<pre id="layout-result">(.*?)</pre>', open(sys.argv[1]).read(), re.S)
 assert m, "no layout result in the dumped DOM"
@@ -259,8 +264,11 @@ for b in bad:
     print("FAIL:", b)
 sys.exit(1 if bad else 0)
 PY
-	if [ $? -eq 0 ]; then t_ok "html_layout_$w" "$(head -1 "$tmp/lay$w")"
-	else t_fail "html_layout_$w" "$(tr '\n' ' ' < "$tmp/lay$w" | head -c 700)"; fi
-	head -1 "$tmp/lay$w" | sed 's/^/  /'
+	lrc=$?
+	name=html_layout_$w; [ $page = st ] && name=html_storage_layout_$w
+	if [ $lrc -eq 0 ]; then t_ok "$name" "$(head -1 "$tmp/lay$page$w")"
+	else t_fail "$name" "$(tr '\n' ' ' < "$tmp/lay$page$w" | head -c 700)"; fi
+	head -1 "$tmp/lay$page$w" | sed 's/^/  /'
+done
 done
 t_summary html

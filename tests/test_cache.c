@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "grade/grade.h"
 #include "modules/cache/cache_detect.h"
 #include "th.h"
 
@@ -184,4 +185,14 @@ TH_TEST(cache_change_recovered)
 	cache_change_point(v, 30, 1.0, &c);
 	TH_CHECK(c.found);
 	TH_CHECK(c.recovered);
+}
+
+/* --storage-report: a rand file no larger than the knee is cache-served (grade/storage_ref.c) */
+TH_TEST(cache_storage_ref_decision)
+{
+	TH_CHECK(storage_ref_cache_served(4ULL << 30, 8ULL << 30));  /* 4 GiB file, knee 8 GiB */
+	TH_CHECK(!storage_ref_cache_served(4ULL << 30, 1ULL << 30)); /* knee 1 GiB: the device's */
+	TH_CHECK(storage_ref_cache_served(1ULL << 30, 1ULL << 30));  /* at the knee: still the cache's */
+	TH_CHECK(!storage_ref_cache_served((1ULL << 30) + 4096, 1ULL << 30));
+	TH_CHECK(!storage_ref_cache_served(4ULL << 30, 0));          /* no knee measured */
 }

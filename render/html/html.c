@@ -1035,6 +1035,8 @@ int render_html(FILE *f, const struct bench_report *rep, const struct bench_plan
 		html_rand(f, rep);
 	if (render_section_ran(rep, MOD_fsync))
 		html_fsync(f, rep);
+	if (render_section_ran(rep, MOD_cache))
+		html_cache(f, rep);
 	if (render_section_ran(rep, MOD_net))
 		html_net(f, rep);
 	if (render_section_ran(rep, MOD_sysinfo))

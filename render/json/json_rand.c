@@ -155,6 +155,20 @@ cJSON *json_rand(const struct bench_report *rep, const struct bench_plan *plan)
 	a = cJSON_AddArrayToObject(o, "passes");
 	for (unsigned i = 0; a && i < rep->rand.npass; i++)
 		cJSON_AddItemToArray(a, pass_json(&rep->rand.pass[i]));
+	if (rep->storage_ref.loaded) {
+		cJSON *s = cJSON_AddObjectToObject(o, "storage_report");
+
+		if (s) {
+			cJSON_AddStringToObject(s, "file", rep->storage_ref.path);
+			cJSON_AddStringToObject(s, "dir", rep->storage_ref.dir);
+			if (rep->storage_ref.knee_size)
+				cJSON_AddNumberToObject(s, "knee_size", (double)rep->storage_ref.knee_size);
+			else
+				cJSON_AddNullToObject(s, "knee_size");
+			cJSON_AddBoolToObject(s, "same_dir", rep->storage_ref.checked);
+			cJSON_AddBoolToObject(s, "cache_served", rep->storage_ref.cache_served);
+		}
+	}
 	return o;
 }
 #endif

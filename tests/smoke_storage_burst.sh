@@ -1,0 +1,110 @@
+#!/bin/bash
+# run-all: alone
+# smoke_storage_burst.sh — burst then sustained writes against a known
+# truth (issue #30): ext4 on a loop device (its file in this test's
+# temporary directory), vpsbench in a cgroup v1 blkio group whose write
+# limit on that loop device is HIGH bytes/s at first and lowered by this
+# script to LOW once the sequential write test has written TRUTH bytes
+# (counted in the group's blkio.throttle.io_service_bytes from the moment
+# the burst file is open). The storage profile's writes are O_DIRECT, so
+# v1 throttling applies to them (buffered writeback would not be
+# attributed). The sequential test's burst bytes must be within 10% of the
+# bytes written before the limit was lowered, and its sustained rate within
+# 10% of LOW. The truth holds only while the limit, not the disk, sets
+# the rate: a disk that cannot write HIGH (another job saturating it) makes
+# the check a skip that says so, not a pass or a failure. Root, losetup, mkfs.ext4 and /sys/fs/cgroup/blkio needed;
+# skips cleanly otherwise. Cleans up the mount, the loop device and the
+# cgroup on every exit.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+BIN=${BIN:-./build/san/vpsbench}
+HIGH=40000000 LOW=10000000 TRUTH=$((160 * 1000 * 1000))
+skip() { t_skip "storage burst" "$1"; t_summary smoke_storage_burst; exit 0; }
+t_is_root || skip "needs root (loop device, mount, cgroup)"
+BLK=/sys/fs/cgroup/blkio
+[ -w "$BLK/cgroup.procs" ] && [ -e "$BLK/blkio.throttle.write_bps_device" ] || skip "no cgroup v1 blkio controller"
+command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null || skip "no losetup or mkfs.ext4"
+B=$(t_tmpdir)
+CG=$BLK/vpsbench-burst-$$
+LOOP='' VPID=''
+cleanup() {
+	[ -n "$VPID" ] && kill "$VPID" 2>/dev/null && wait "$VPID" 2>/dev/null
+	if [ -d "$CG" ]; then
+		for p in $(cat "$CG/cgroup.procs" 2>/dev/null); do echo "$p" > "$BLK/cgroup.procs"; done
+		rmdir "$CG" 2>/dev/null
+	fi
+	t_umount_below "$B"
+	[ -n "$LOOP" ] && losetup -d "$LOOP"
+	rm -rf "$B"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+mkdir -p "$B/mnt"
+fallocate -l 3G "$B/disk" || { t_fail "loop file"; exit 1; }
+LOOP=$(losetup -f --show --direct-io=on "$B/disk") || { LOOP=; skip "losetup failed (no free loop device?)"; }
+mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$LOOP" || { t_fail "mkfs.ext4 $LOOP"; exit 1; }
+mount "$LOOP" "$B/mnt" || { t_fail "mount $LOOP"; exit 1; }
+DEV=$(cat "/sys/block/$(basename "$LOOP")/dev")
+mkdir "$CG" || { t_fail "mkdir $CG"; exit 1; }
+echo "$DEV $HIGH" > "$CG/blkio.throttle.write_bps_device" || { t_fail "set the blkio write limit"; exit 1; }
+
+written() { # bytes the group wrote to the loop device
+	awk -v d="$DEV" '$1 == d && $2 == "Write" { print $3; f = 1 } END { if (!f) print 0 }' \
+		"$CG/blkio.throttle.io_service_bytes"
+}
+sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$CG" \
+	$BIN --profile storage --only cache --dir "$B/mnt" --storage-sizes 16M,32M --storage-point-time 1s \
+	--storage-max-time 50s --storage-write-size 2G --output "$B/r.json" --quiet >"$B/out" 2>"$B/err" &
+VPID=$!
+# the sequential test has begun when its (already unlinked) burst file is open
+for _ in $(seq 1 1200); do
+	# shellcheck disable=SC2010 # the fd links' targets, as t_wait_test_file
+	ls -l "/proc/$VPID/fd" 2>/dev/null | grep -q 'vpsbench-burst' && break
+	kill -0 "$VPID" 2>/dev/null || break
+	sleep 0.05
+done
+c0=$(written)
+echo "# burst file seen at counter $c0: $(cat "$CG/blkio.throttle.io_service_bytes" | tr "\n" " " | head -c 200)"
+lowered=
+while kill -0 "$VPID" 2>/dev/null; do
+	c=$(written)
+	if [ $((c - c0)) -ge $TRUTH ]; then
+		echo "$DEV $LOW" > "$CG/blkio.throttle.write_bps_device"
+		lowered=$((c - c0))
+		break
+	fi
+	sleep 0.02
+done
+echo "# counter at the end: $(written)"
+wait "$VPID"; rc=$?
+VPID=
+echo "# vpsbench exit $rc; limit lowered after ${lowered:-never} bytes; $(head -c 300 "$B/err")"
+t_check "vpsbench exit 0" [ $rc -eq 0 ]
+python3 -c "import json,sys; r=json.load(open(sys.argv[1]))[\"storage\"]; print(\"# elapsed %.1f s; seq %s s %s, rand %s s\" % (r.get(\"elapsed_s\") or 0, r[\"seq_write\"][\"seconds\"], [round(x/1e6) for x in r[\"seq_write\"][\"timeline_bytes_per_s\"]], r[\"rand_write\"][\"seconds\"]))" "$B/r.json"
+[ -n "$lowered" ] || { t_fail "the limit was lowered during the sequential test"; t_summary smoke_storage_burst; exit 1; }
+python3 - "$B/r.json" "$lowered" "$LOW" "$HIGH" <<'PY'
+import json, statistics, sys
+b = json.load(open(sys.argv[1]))["storage"]["seq_write"]
+truth, low, high = float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+tl = b["timeline_bytes_per_s"]
+if b["drop_found"] and b["change_s"] >= 2 and statistics.median(tl[:b["change_s"] - 1]) < 0.9 * high:
+    print("# the disk wrote %.1f MB/s before the drop, below the %.0f MB/s limit: no known truth" %
+          (statistics.median(tl[:b["change_s"] - 1]) / 1e6, high / 1e6))
+    sys.exit(2)
+print("# timeline MB/s:", " ".join("%.0f" % (x / 1e6) for x in b["timeline_bytes_per_s"]))
+print("# found %s at %s s: burst %.1f MB/s, %.0f MB (truth %.0f MB), sustained %.2f MB/s (limit %.2f)" % (
+    b["drop_found"], b.get("change_s"), b["burst_mbps"], (b["burst_bytes"] or 0) / 1e6, truth / 1e6,
+    b["sustained_mbps"], low / 1e6))
+ok = b["drop_found"] and abs(b["burst_bytes"] - truth) <= 0.1 * truth \
+    and abs(b["sustained_mbps"] * 1e6 - low) <= 0.1 * low
+sys.exit(0 if ok else 1)
+PY
+prc=$?
+name="burst bytes within 10% of the truth, sustained within 10% of the lowered limit"
+case $prc in
+0) t_ok "$name" ;;
+2) t_skip "$name" "the disk was slower than the HIGH limit" ;;
+*) t_fail "$name" ;;
+esac
+t_summary smoke_storage_burst

@@ -1,0 +1,166 @@
+/*
+ * test_html_cache.c — the storage section of the HTML page
+ * (render/html/html_cache.c) drawn from a known result: the knee marker
+ * stands on the curve's point at the knee size (not a neighbour), on the
+ * IOPS and the p99 chart, and the change-point marker and the burst and
+ * sustained level lines stand at the result's second and rates.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/html/html_chart.h"
+#include "render/render.h"
+#include "th.h"
+
+/* the value of attribute name="..." in the first tag after s containing cls */
+static double attr_after(const char *page, const char *cls, const char *name)
+{
+	const char *t = strstr(page, cls), *a, *end;
+	char key[32];
+
+	if (!t)
+		return NAN;
+	end = strchr(t, '>');
+	snprintf(key, sizeof(key), " %s=\"", name);
+	a = strstr(t, key);
+	if (!a || (end && a > end))
+		return NAN;
+	return strtod(a + strlen(key), NULL);
+}
+
+/* x of point i of the polyline whose class contains cls */
+static double poly_x(const char *page, const char *cls, unsigned i)
+{
+	const char *t = strstr(page, cls), *p;
+
+	if (!t || !(p = strstr(t, "points=\"")))
+		return NAN;
+	p += strlen("points=\"");
+	for (unsigned k = 0; k < i; k++) {
+		p = strchr(p, ' ');
+		if (!p)
+			return NAN;
+		p++;
+	}
+	return strtod(p, NULL);
+}
+
+static char *draw(const struct bench_report *rep)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	if (!f)
+		return NULL;
+	html_cache(f, rep);
+	fclose(f);
+	return buf;
+}
+
+static struct bench_report *cliff_report(void)
+{
+	static const double iops[] = { 200000, 196000, 190000, 9000, 8600, 8200 };
+	struct bench_report *rep = calloc(1, sizeof(*rep));
+	struct cache_result *r;
+
+	if (!rep)
+		return NULL;
+	r = &rep->cache;
+	snprintf(r->dir, sizeof(r->dir), "/srv");
+	r->npoints = 6;
+	for (unsigned i = 0; i < 6; i++) {
+		struct cache_point *p = &r->points[i];
+
+		p->size = (256ULL << 20) << i; /* 256M .. 8G */
+		p->status = BENCH_OK;
+		p->iops32 = iops[i];
+		p->ios32 = (uint64_t)iops[i] * 2;
+		p->secs32 = 2;
+		p->p50_1_ns = i < 3 ? 60000 : 400000;
+		p->p99_1_ns = i < 3 ? 90000 : 2000000 + 10000 * i;
+	}
+	r->knee = 2; /* the last cache-served size: 1 GiB */
+	r->measured_up_to = r->points[5].size;
+	return rep;
+}
+
+TH_TEST(cache_html_knee_marker_at_knee)
+{
+	struct bench_report *rep = cliff_report();
+	char *page = rep ? draw(rep) : NULL;
+
+	TH_CHECK(page != NULL);
+	if (!page) {
+		free(rep);
+		return;
+	}
+	TH_CHECK(strstr(page, "<section id=\"storage\">") != NULL);
+	for (int c = 0; c < 2; c++) {
+		const char *chart = c ? "class=\"cliff cliff-p99\"" : "class=\"cliff cliff-iops\"";
+		const char *poly = c ? "rd cl-p99" : "rd cl-iops";
+		const char *sec = strstr(page, chart);
+		double x, want, next;
+
+		TH_CHECK(sec != NULL);
+		if (!sec)
+			continue;
+		x = attr_after(sec, "class=\"avg knee\"", "x1");
+		want = poly_x(sec, poly, (unsigned)rep->cache.knee);
+		next = poly_x(sec, poly, (unsigned)rep->cache.knee + 1);
+		/* on the knee's point, and not half-way to the next size */
+		TH_NEAR(x, want, 0.05);
+		TH_CHECK(fabs(x - next) > 10);
+		TH_NEAR(attr_after(sec, "class=\"avg knee\"", "data-size"), (double)(1ULL << 30), 0.5);
+	}
+	free(page);
+	/* no knee: no marker, and the words say how far the curve went */
+	rep->cache.knee = -1;
+	page = draw(rep);
+	TH_CHECK(page && !strstr(page, "avg knee"));
+	TH_CHECK(page && strstr(page, "no cache effect up to 8.00 GiB"));
+	free(page);
+	free(rep);
+}
+
+TH_TEST(cache_html_change_point_marker)
+{
+	struct bench_report *rep = calloc(1, sizeof(*rep));
+	struct cache_burst *b;
+	char *page;
+	const char *sec;
+
+	TH_CHECK(rep != NULL);
+	if (!rep)
+		return;
+	b = &rep->cache.seq;
+	snprintf(b->kind, sizeof(b->kind), "seq-1m");
+	b->status = BENCH_OK;
+	b->n = 40;
+	for (unsigned i = 0; i < 40; i++)
+		b->tl[i] = i < 12 ? 800e6 : 150e6;
+	b->found = true;
+	b->change_s = 12;
+	b->burst_bps = 800e6;
+	b->sustained_bps = 150e6;
+	b->burst_bytes = 12 * 800e6;
+	page = draw(rep);
+	TH_CHECK(page != NULL);
+	sec = page ? strstr(page, "class=\"burst\"") : NULL;
+	TH_CHECK(sec != NULL);
+	if (sec) {
+		/* second 11 is drawn at its end, 12: the drop's x */
+		double x = attr_after(sec, "class=\"avg change\"", "x1");
+
+		TH_NEAR(x, poly_x(sec, "wr tl-seq-1m", 11), 0.05);
+		TH_NEAR(x, HTML_ML + 12.0 / 40 * (HTML_CW - HTML_ML - HTML_MR), 0.05);
+		TH_NEAR(attr_after(sec, "class=\"avg lvl-burst\"", "data-mbps"), 800, 1e-6);
+		TH_NEAR(attr_after(sec, "class=\"avg lvl-sustained\"", "data-mbps"), 150, 1e-6);
+		TH_NEAR(attr_after(sec, "class=\"avg lvl-burst\"", "x2"), x, 0.05);
+		TH_CHECK(strstr(page, "burst 800.0 MB/s for 8.94 GiB, then 150.0 MB/s from second 12") != NULL);
+	}
+	free(page);
+	free(rep);
+}
