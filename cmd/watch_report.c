@@ -72,12 +72,13 @@ int watch_report_run(const struct watch_report_args *a)
 		goto out;
 	}
 	watch_hist_analyse(&h, a->since_s);
+	/* the page first: a page that cannot be written is exit 1 with nothing printed */
+	if (a->html_path && write_html(a->html_path, &h) < 0)
+		goto out;
 	if (watch_text(out, &h) < 0 || fflush(out) != 0) {
 		fprintf(stderr, "vpsbench: watch --report: writing the summary: %s\n", strerror(errno));
 		goto out;
 	}
-	if (a->html_path && write_html(a->html_path, &h) < 0)
-		goto out;
 	rc = 0;
 out:
 	watch_hist_free(&h);
