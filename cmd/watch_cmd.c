@@ -90,7 +90,7 @@ static int make_dirs(const char *path, char *err, size_t errlen)
 
 			*p = '\0';
 			if (mkdir(buf, 0755) < 0 && errno != EEXIST) {
-				snprintf(err, errlen, "--state-dir %s: mkdir %s: %s", path, buf,
+				snprintf(err, errlen, "--state-dir: mkdir %s: %s", buf,
 					 strerror(errno));
 				return -1;
 			}
@@ -387,16 +387,16 @@ int watch_main(int argc, char **argv)
 		fprintf(stderr, "vpsbench: watch: %s\n", err);
 		return 1;
 	}
-	if (watch_history_open(&w.hist, w.o.state_dir, w.o.history_max, err, sizeof(err)) < 0) {
-		fprintf(stderr, "vpsbench: watch: --state-dir %s: %s\n", w.o.state_dir, err);
-		return 1;
-	}
-	hist = true;
 	if (watch_http_bind(&w.http, &w.o, err, sizeof(err)) < 0) {
 		fprintf(stderr, "vpsbench: watch: %s\n", err);
-		goto out;
+		return 1;
 	}
 	http_bound = true;
+	if (watch_history_open(&w.hist, w.o.state_dir, w.o.history_max, err, sizeof(err)) < 0) {
+		fprintf(stderr, "vpsbench: watch: --state-dir %s: %s\n", w.o.state_dir, err);
+		goto out;
+	}
+	hist = true;
 
 	rc = 2;
 	if (install_signals(err, sizeof(err)) < 0) {

@@ -34,7 +34,7 @@ static void gauge(FILE *f, const char *name, const char *help, struct mdbl v, do
 	if (!v.ok || !isfinite(v.v))
 		return;
 	head(f, name, "gauge", help);
-	fprintf(f, "vpsbench_watch_%s %.9g\n", name, v.v * scale);
+	fprintf(f, "vpsbench_watch_%s %.15g\n", name, v.v * scale);
 }
 
 static void label_value(FILE *f, const char *s)
@@ -56,9 +56,9 @@ static void quantiles(FILE *f, const char *name, const char *help, bool have, st
 		return;
 	head(f, name, "gauge", help);
 	if (q50.ok)
-		fprintf(f, "vpsbench_watch_%s{quantile=\"%s\"} %.9g\n", name, l50, q50.v * scale);
+		fprintf(f, "vpsbench_watch_%s{quantile=\"%s\"} %.15g\n", name, l50, q50.v * scale);
 	if (q99.ok)
-		fprintf(f, "vpsbench_watch_%s{quantile=\"%s\"} %.9g\n", name, l99, q99.v * scale);
+		fprintf(f, "vpsbench_watch_%s{quantile=\"%s\"} %.15g\n", name, l99, q99.v * scale);
 }
 
 char *watch_metrics_render(const struct watch_state *s, size_t *len)
@@ -109,7 +109,7 @@ char *watch_metrics_render(const struct watch_state *s, size_t *len)
 		if (r->d.throttled_total_s.ok) {
 			head(f, "cgroup_throttled_seconds_total", "counter",
 			     "cgroup CPU throttled time (cpu.stat)");
-			fprintf(f, "vpsbench_watch_cgroup_throttled_seconds_total %.9g\n",
+			fprintf(f, "vpsbench_watch_cgroup_throttled_seconds_total %.15g\n",
 				r->d.throttled_total_s.v);
 		}
 		gauge(f, "psi_cpu_some_ratio", "CPU pressure (some) over the latest interval, 0..1",
@@ -146,7 +146,7 @@ char *watch_metrics_render(const struct watch_state *s, size_t *len)
 				if (!any)
 					head(f, g[j].name, g[j].type, g[j].help);
 				any = true;
-				fprintf(f, "vpsbench_watch_%s{metric=\"%s\"} %.9g\n", g[j].name,
+				fprintf(f, "vpsbench_watch_%s{metric=\"%s\"} %.15g\n", g[j].name,
 					watch_drift_names[i], v);
 			}
 		}
