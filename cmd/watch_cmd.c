@@ -32,6 +32,8 @@
 #include "core/clock.h"
 #include "report/atomic_file.h"
 
+#define GATE_MIN_WINDOW_NS (250ULL * 1000000ULL)
+
 static volatile sig_atomic_t stop_flag, hup_flag;
 
 static void on_signal(int sig)
@@ -253,10 +255,12 @@ static void watch_loop(struct watcher *w, uint64_t seq)
 	struct watch_cpu_ticks since;
 	uint64_t start = mono_ns(), due = start, last_start = 0, every = w->o.every_ns, done = 0;
 	double probe_s = 0;
+	uint64_t since_ns;
 	int cur = 0;
 
 	watch_snap_take(&w->snap[cur]);
 	watch_cpu_ticks_read(&since);
+	since_ns = mono_ns();
 	watch_sampler_take(&w->sampler, &w->state.last.wake); /* from now on */
 	while (!stop_flag) {
 		struct watch_round r;
@@ -266,9 +270,15 @@ static void watch_loop(struct watcher *w, uint64_t seq)
 		/* the busy share is over the last second before the round (or what is left of the wait) */
 		if (due > mono_ns() + 1000000000ULL && !sleep_until(w, due - 1000000000ULL))
 			break;
-		if (due > mono_ns())
+		if (due > mono_ns()) {
 			watch_cpu_ticks_read(&since);
+			since_ns = mono_ns();
+		}
 		if (!sleep_until(w, due))
+			break;
+		/* at least a quarter second of ticks (10 ms each) behind the busy share */
+		if (mono_ns() < since_ns + GATE_MIN_WINDOW_NS &&
+		    !sleep_until(w, since_ns + GATE_MIN_WINDOW_NS))
 			break;
 		memset(&r, 0, sizeof(r));
 		t0 = mono_ns();

@@ -119,6 +119,29 @@ int watch_history_append(struct watch_history *h, const char *line, size_t len)
 		st.st_size = 0;
 	}
 	w = write(h->fd, line, len);
+	if (w >= 0 && w < (ssize_t)len) {
+		/* the rest once more: a full disk says so (ENOSPC) on the second write */
+		ssize_t w2 = write(h->fd, line + w, len - (size_t)w);
+
+		if (w2 < 0) {
+			e = errno;
+			snprintf(h->last_err, sizeof(h->last_err), "writing %s: %s", h->path,
+				 strerror(e));
+		} else {
+			w += w2;
+		}
+		if (w < (ssize_t)len) {
+			if (ftruncate(h->fd, st.st_size) < 0)
+				snprintf(h->last_err, sizeof(h->last_err), "writing %s: %s; truncating "
+					 "the partial line back: %s", h->path,
+					 w2 < 0 ? strerror(e) : "short write", strerror(errno));
+			else if (w2 >= 0)
+				snprintf(h->last_err, sizeof(h->last_err), "writing %s: short write",
+					 h->path);
+			h->errors++;
+			return -1;
+		}
+	}
 	if (w != (ssize_t)len) {
 		e = w < 0 ? errno : ENOSPC;
 		/* never a partial line: back to the length before it */

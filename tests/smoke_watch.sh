@@ -156,7 +156,7 @@ fi
 P=$(port); sd="$tmp/srv"; mkdir -p "$sd"
 "$VPSBENCH" watch --state-dir "$sd" --baseline $BASE --every 300ms --listen 127.0.0.1:$P "${FAST[@]}" 2>"$tmp/srv.err" &
 W=$!; pids+=($W)
-for _ in $(seq 100); do [ "$(wc -l < "$sd/history.jsonl" 2>/dev/null || echo 0)" -ge 2 ] && break; sleep 0.1; done
+for _ in $(seq 100); do [ "$(cat "$sd/history.jsonl" 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.1; done
 code=$(curl -s -o "$tmp/m.txt" -w '%{http_code} %{content_type}' "http://127.0.0.1:$P/metrics")
 if [ "${code%% *}" = 200 ] && grep -q '^vpsbench_watch_up 1$' "$tmp/m.txt" && printf '%s' "$code" | grep -q 'version=0.0.4'; then
 	t_ok metrics_served
@@ -167,7 +167,7 @@ fi
 ok=0
 for _ in $(seq 10); do
 	curl -s "http://127.0.0.1:$P/metrics" > "$tmp/m.txt"
-	if python3 - "$tmp/m.txt" "$sd/history.jsonl" <<'PY'
+	if python3 - "$tmp/m.txt" "$sd/history.jsonl" 2>/dev/null <<'PY'
 import json, sys
 prom = {}
 for l in open(sys.argv[1]):
@@ -250,7 +250,7 @@ if t_is_root; then
 	"$VPSBENCH" watch --state-dir "$small_mnt" --dir "$tmp/probe" --baseline $BASE --every 100ms --listen none \
 		--prom-file "$tmp/enospc.prom" "${FAST[@]}" 2>"$tmp/enospc.err" &
 	W=$!; pids+=($W)
-	for _ in $(seq 100); do [ "$(wc -l < "$small_mnt/history.jsonl" 2>/dev/null || echo 0)" -ge 2 ] && break; sleep 0.1; done
+	for _ in $(seq 100); do [ "$(cat "$small_mnt/history.jsonl" 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.1; done
 	dd if=/dev/zero of="$small_mnt/fill" bs=1k 2>/dev/null
 	sleep 1.5
 	errs=$(awk '/^vpsbench_watch_history_write_errors_total/ {print $2}' "$tmp/enospc.prom")
@@ -312,7 +312,7 @@ if [ -x "$SAN" ]; then
 	early_rss=; early_fd=
 	while kill -0 $W 2>/dev/null; do
 		n=$(cat "$sd/history.jsonl" "$sd/history.jsonl.1" 2>/dev/null | wc -l)
-		if [ -z "$early_rss" ] && [ "$(wc -l < "$sd/history.jsonl" 2>/dev/null || echo 0)" -ge $((N / 10)) ]; then
+		if [ -z "$early_rss" ] && [ "$(cat "$sd/history.jsonl" 2>/dev/null | wc -l)" -ge $((N / 10)) ]; then
 			early_rss=$(rss $W); early_fd=$(ls /proc/$W/fd | wc -l)
 		fi
 		if [ -n "$early_rss" ]; then
