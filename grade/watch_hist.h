@@ -25,7 +25,7 @@ struct watch_metric_info {
 	enum watch_probe probe;
 };
 extern const struct watch_metric_info watch_metrics[WM_N];
-extern const char *const watch_probe_names[WP_N];
+extern const char *const watch_hist_probe_names[WP_N];
 
 #define WATCH_REASON_LEN 160
 
@@ -143,6 +143,6 @@ void watch_hist_free(struct watch_hist *h);
 /* worse-is-bigger ratio of v to base for metric m; NAN when either is unknown */
 double watch_ratio(enum watch_metric m, double v, double base);
 /* median of n values (sorts a copy); NAN for none */
-double watch_median(const double *v, size_t n);
+double watch_hist_median(const double *v, size_t n);
 
 #endif

@@ -27,7 +27,7 @@ static int cmp_dbl(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-double watch_median(const double *v, size_t n)
+double watch_hist_median(const double *v, size_t n)
 {
 	double *c, med;
 
@@ -261,7 +261,7 @@ static void hour_fill(const struct watch_hist *h, enum watch_metric m, const str
 			out->wakeup_max_us = r->wakeup_max_us;
 	}
 	out->steal_pct = nsteal ? steal / nsteal : NAN;
-	out->median = watch_median(tmp, out->nvalues);
+	out->median = watch_hist_median(tmp, out->nvalues);
 	out->ratio = watch_ratio(m, out->median, base);
 }
 
@@ -320,7 +320,7 @@ static void metric(struct watch_hist *h, enum watch_metric m, double *vals)
 		}
 	}
 	s->nvalues = (unsigned)n;
-	s->median = watch_median(vals, n);
+	s->median = watch_hist_median(vals, n);
 	s->worst_ratio = watch_ratio(m, s->worst, s->baseline);
 	s->median_ratio = watch_ratio(m, s->median, s->baseline);
 	spans(h, m);

@@ -22,7 +22,7 @@ const struct watch_metric_info watch_metrics[WM_N] = {
 	[WM_WAKEUP_P99] = { "wakeup_p99_us", "wake-up delay p99", "us", false, WP_N },
 };
 
-const char *const watch_probe_names[WP_N] = { "randread", "fsync", "prime", "dram" };
+const char *const watch_hist_probe_names[WP_N] = { "randread", "fsync", "prime", "dram" };
 
 void watch_hist_free(struct watch_hist *h)
 {
@@ -66,7 +66,7 @@ static double parse_time(const char *s)
 
 static void probe(const cJSON *probes, enum watch_probe p, struct watch_round *r)
 {
-	const cJSON *o = get(probes, watch_probe_names[p]), *st, *why;
+	const cJSON *o = get(probes, watch_hist_probe_names[p]), *st, *why;
 
 	if (!cJSON_IsObject(o))
 		return;

@@ -51,9 +51,9 @@ mkdir "$tmp/empty"
 one_line_exit1 no_history "$tmp/empty/history.jsonl: No such file or directory" --state-dir "$tmp/empty"
 mkdir "$tmp/garbage" && printf 'not json\n{"schema":"x"}\n' > "$tmp/garbage/history.jsonl"
 one_line_exit1 only_garbage "no history round (2 lines, 2 malformed)" --state-dir "$tmp/garbage"
-one_line_exit1 bad_since "--since takes a duration" --state-dir "$F/flat" --since soon
+one_line_exit1 bad_since "--since 'soon'" --state-dir "$F/flat" --since soon
 one_line_exit1 since_needs_value "--since needs a value" --state-dir "$F/flat" --since
-one_line_exit1 unknown_option "unknown option '--every'" --state-dir "$F/flat" --every 1s
+one_line_exit1 unknown_option "unknown option '--no-such'" --state-dir "$F/flat" --no-such x
 one_line_exit1 html_dir_missing "$tmp/nodir/w.html.tmp: No such file or directory" --state-dir "$F/flat" --html "$tmp/nodir/w.html"
 [ ! -e "$tmp/nodir" ] && t_ok html_nothing_left || t_fail html_nothing_left
 

@@ -235,7 +235,7 @@ TH_TEST(watch_parse_line)
 	TH_NEAR(watch_ratio(WM_PRIME_EPS, 2000, 4000), 2.0, 1e-12);
 	TH_NEAR(watch_ratio(WM_DRAM_NS, 300, 200), 1.5, 1e-12);
 	TH_CHECK(isnan(watch_ratio(WM_DRAM_NS, 300, NAN)));
-	TH_CHECK(isnan(watch_median(NULL, 0)));
+	TH_CHECK(isnan(watch_hist_median(NULL, 0)));
 }
 
 TH_TEST(watch_baseline_json)

@@ -279,7 +279,7 @@ static void probes(FILE *f, const struct watch_hist *h)
 	      "<th>skipped</th><th>failed</th></tr>\n", f);
 	for (int p = 0; p < WP_N; p++)
 		fprintf(f, "<tr><th>%s</th><td class=\"n\">%u</td><td class=\"n\">%u</td>"
-			"<td class=\"n%s\">%u</td></tr>\n", watch_probe_names[p], h->probe[p].ok,
+			"<td class=\"n%s\">%u</td></tr>\n", watch_hist_probe_names[p], h->probe[p].ok,
 			h->probe[p].skipped, h->probe[p].failed ? " t0" : "", h->probe[p].failed);
 	fputs("</table></div>\n", f);
 	for (int p = 0; p < WP_N; p++) {
@@ -289,7 +289,7 @@ static void probes(FILE *f, const struct watch_hist *h)
 			fputs("<ul class=\"warn\">\n", f);
 		any = true;
 		watch_fmt_reasons(why, sizeof(why), &h->probe[p]);
-		fprintf(f, "<li>%s not run or failed: ", watch_probe_names[p]);
+		fprintf(f, "<li>%s not run or failed: ", watch_hist_probe_names[p]);
 		html_esc(f, why);
 		fputs("</li>\n", f);
 	}

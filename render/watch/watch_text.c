@@ -86,7 +86,7 @@ static void probes(FILE *f, const struct watch_hist *h)
 	for (int p = 0; p < WP_N; p++) {
 		const struct watch_probe_stat *ps = &h->probe[p];
 
-		fprintf(f, "  %-10s %6u  %7u  %7u", watch_probe_names[p], ps->ok, ps->skipped, ps->failed);
+		fprintf(f, "  %-10s %6u  %7u  %7u", watch_hist_probe_names[p], ps->ok, ps->skipped, ps->failed);
 		if (ps->unknown)
 			fprintf(f, "  (%u not in the line)", ps->unknown);
 		fputc('\n', f);
@@ -97,7 +97,7 @@ static void probes(FILE *f, const struct watch_hist *h)
 		if (!ps->skipped && !ps->failed)
 			continue;
 		watch_fmt_reasons(why, sizeof(why), ps);
-		fprintf(f, "  %s not run or failed, by reason: %s\n", watch_probe_names[p], why);
+		fprintf(f, "  %s not run or failed, by reason: %s\n", watch_hist_probe_names[p], why);
 	}
 }
 
