@@ -28,7 +28,7 @@ void watch_fmt_dur(char *buf, size_t n, double s)
 		return;
 	}
 	if (s < 60) {
-		snprintf(buf, n, "%.0f s", s);
+		snprintf(buf, n, s < 10 ? "%.1f s" : "%.0f s", s);
 		return;
 	}
 	m = (long long)floor(s / 60 + 0.5);
