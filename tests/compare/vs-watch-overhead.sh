@@ -28,7 +28,11 @@ command -v "$FIO" >/dev/null || { echo "fio not found: apt-get install fio"; exi
 command -v "$SYSBENCH" >/dev/null || { echo "sysbench not found: apt-get install sysbench"; exit 1; }
 mkdir "$tmp/state" "$tmp/fio"
 
-median() { python3 -c 'import statistics,sys; v=[float(x) for x in sys.argv[1:] if x != "-"]; print("%.2f" % statistics.median(v) if v else "-")' "$@"; }
+# median [-4] VALUES...: two decimals, or four with -4 (the ratios)
+median() {
+	local d=2; [ "$1" = -4 ] && { d=4; shift; }
+	python3 -c 'import statistics,sys; d=int(sys.argv[1]); v=[float(x) for x in sys.argv[2:] if x != "-"]; print("%.*f" % (d, statistics.median(v)) if v else "-")' "$d" "$@"
+}
 ratio() { python3 -c 'import sys; a,b=sys.argv[1:]; print("%.4f" % (float(b)/float(a)) if "-" not in (a,b) and float(a) > 0 else "-")' "$1" "$2"; }
 pct() { python3 -c 'import sys; r=sys.argv[1]; print("%+.2f%%" % ((float(r)-1)*100) if r != "-" else "-")' "$1"; }
 
@@ -73,10 +77,10 @@ for w in fio sysbench; do
 		printf '%-16s %-6s %12s %12s %8s %8s\n' "$w" "$i" "$a" "$b" "$r" "$(pct "$r")"
 		as+=("$a"); bs+=("$b"); rs+=("$r")
 	done
-	mr=$(median "${rs[@]}")
-	[ "$mr" != - ] && mr=$(python3 -c 'import sys; print("%.4f" % float(sys.argv[1]))' "$mr")
+	mr=$(median -4 "${rs[@]}")
 	summary+=("$(printf '%-16s %-6s %12s %12s %8s %8s' "$w" median "$(median "${as[@]}")" "$(median "${bs[@]}")" "$mr" "$(pct "$mr")")")
 done
 printf '%s\n' "${summary[@]}"
+echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg) (a loaded machine's run-to-run spread hides a 1% effect: compare the rounds' spread with the diff)"
 echo "units: fio read IOPS (4k randread qd$FIO_QD, O_DIRECT, libaio), sysbench cpu events/s ($(nproc) threads); diff = B/A - 1 (negative: the watcher cost that much)"
 exit 0
