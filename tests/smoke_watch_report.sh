@@ -134,6 +134,10 @@ for name, d, want in (("degraded", os.path.join(F, "degraded"), {"randread_p99_u
     page = open(os.path.join(tmp, name + ".html"), encoding="utf-8").read()
     p = P(); p.feed(page)
     fails += ["%s: %s" % (name, b) for b in p.bad]
+    if "&lt;span" in page or "&lt;/" in page:
+        fails.append(name + ": the page's own markup escaped into text")
+    if 'lg-skip"></span>skipped (' not in page and name == "skipped":
+        fails.append(name + ": no skipped legend")
     if "url(" in page or "@import" in page:
         fails.append(name + ": CSS loads something")
     rs = rounds(d)

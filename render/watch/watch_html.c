@@ -164,9 +164,9 @@ static void chart(FILE *f, const struct watch_hist *h, enum watch_metric m)
 	if (s->nspans)
 		fputs("<span class=\"lg lg-deg\"></span>degraded", f);
 	if (nskip)
-		escf(f, "<span class=\"lg lg-skip\"></span>skipped (%u)", nskip);
+		fprintf(f, "<span class=\"lg lg-skip\"></span>skipped (%u)", nskip);
 	if (nfail)
-		escf(f, "<span class=\"lg lg-fail\"></span>failed (%u)", nfail);
+		fprintf(f, "<span class=\"lg lg-fail\"></span>failed (%u)", nfail);
 	fputs("</p>\n", f);
 }
 
