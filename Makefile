@@ -19,6 +19,7 @@ HAVE_LIBAIO   := $(call probe,libaio.h,-laio)
 HAVE_CJSON    := $(call probe,cjson/cJSON.h,-lcjson)
 HAVE_LIBCURL  := $(call probe,curl/curl.h,-lcurl)
 HAVE_LIBCRYPTO := $(call probe,openssl/evp.h,-lcrypto)
+HAVE_LIBMICROHTTPD := $(call probe,microhttpd.h,-lmicrohttpd)
 
 ifeq ($(HAVE_LIBURING),1)
 CPPFLAGS += -DHAVE_LIBURING
@@ -39,6 +40,11 @@ endif
 ifeq ($(HAVE_LIBCRYPTO),1)
 CPPFLAGS += -DHAVE_LIBCRYPTO
 LDLIBS   += -lcrypto
+endif
+# `vpsbench watch`'s /metrics server; without it only --listen none works
+ifeq ($(HAVE_LIBMICROHTTPD),1)
+CPPFLAGS += -DHAVE_LIBMICROHTTPD
+LDLIBS   += -lmicrohttpd
 endif
 
 # sysbench's cpu event in sysbench's compiler class: its configure builds

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cmd/fleet_cmd.h"
+#include "cmd/watch_cmd.h"
 #include "grade/compare.h"
 #include "grade/grade.h"
 #include "grade/health.h"
@@ -411,6 +412,8 @@ int main(int argc, char **argv)
 		return compare_main(argc, argv);
 	if (argc > 1 && strcmp(argv[1], "fleet") == 0)
 		return fleet_main(argc, argv);
+	if (argc > 1 && strcmp(argv[1], "watch") == 0)
+		return watch_main(argc, argv);
 	rc = options_parse(argc, argv, &opts);
 	if (rc < 0 && opts.show_help)
 		options_help(stdout, grade_metric_names, grade_metric_descs);

@@ -37,9 +37,9 @@ SHA256_AARCH64=''
 # passes (libcrypto; libcurl4-openssl-dev does not pull it in).
 # The net module's iperf3 client is vpsbench's own (cJSON and sockets):
 # no libiperf.
-APT_DEPS="build-essential pkg-config liburing-dev libaio-dev libcjson-dev libcurl4-openssl-dev libssl-dev"
-RPM_DEPS="gcc make pkgconf-pkg-config liburing-devel libaio-devel cjson-devel libcurl-devel openssl-devel"
-APK_DEPS="build-base linux-headers pkgconf liburing-dev libaio-dev cjson-dev curl-dev openssl-dev"
+APT_DEPS="build-essential pkg-config liburing-dev libaio-dev libcjson-dev libcurl4-openssl-dev libssl-dev libmicrohttpd-dev"
+RPM_DEPS="gcc make pkgconf-pkg-config liburing-devel libaio-devel cjson-devel libcurl-devel openssl-devel libmicrohttpd-devel"
+APK_DEPS="build-base linux-headers pkgconf liburing-dev libaio-dev cjson-dev curl-dev openssl-dev libmicrohttpd-dev"
 
 TMPD=''
 DRY=0

@@ -81,4 +81,16 @@ uint64_t fsync_fit_size(uint64_t want, int64_t avail, uint32_t bs, bool *scaled)
 /* The index of percentile p in lat_default_percentiles, or -1. */
 int fsync_pct_index(double p);
 
+/* --- a short sample (fsync_sample.c), for `vpsbench watch` --- */
+
+/*
+ * write(bs bytes of data) + fdatasync() in turn on fd at off, off + bs, ...
+ * wrapping within [off, off + span) (a preallocated region, as fio's laid
+ * out file), for ns or until *stop; each fdatasync()'s latency in h.
+ * 0, or -errno with err naming the call.
+ */
+int fsync_sample(int fd, uint64_t off, uint64_t span, uint32_t bs, const unsigned char *data,
+		 uint64_t ns, const volatile int *stop, struct lat_hist *h, char *err,
+		 size_t errlen);
+
 #endif

@@ -273,4 +273,17 @@ void mem_signs_begin(const char *root, struct mem_signs_start *s0);
 void mem_signs_end(const char *root, const struct mem_signs_start *s0, double seconds,
 		   struct mem_signs *s);
 
+/* --- one DRAM latency point (mem_point.c), for `vpsbench watch` --- */
+
+/*
+ * ns per dependent load of a pointer chase over a buffer past the cache
+ * (4x the LLC, MEM_POINT_MIN..MEM_POINT_MAX) on transparent huge pages, the
+ * median of timed chunks as the latency curve's; stops early when *stop is
+ * set. *huge_used: huge pages seen backing it. 0, or -1 with err.
+ */
+#define MEM_POINT_MIN (64ULL << 20)
+#define MEM_POINT_MAX (256ULL << 20)
+int mem_dram_point(const char *root, const volatile int *stop, double *ns, enum mbool *huge_used,
+		   char *err, size_t errlen);
+
 #endif

@@ -1,0 +1,211 @@
+/*
+ * watch_baseline.c — loading, copying and making the baseline report
+ * (watch_baseline.h).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/watch_baseline.h"
+#include "report/atomic_file.h"
+
+#define REPORT_MAX_BYTES (16L << 20)
+
+static char *slurp(const char *path, long *len, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fseek(f, 0, SEEK_END) < 0 || (*len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) < 0 ||
+	    *len > REPORT_MAX_BYTES) {
+		snprintf(err, errlen, "%s: cannot read (too large or not a file)", path);
+		goto out;
+	}
+	buf = malloc((size_t)*len + 1);
+	if (!buf) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto out;
+	}
+	if (fread(buf, 1, (size_t)*len, f) != (size_t)*len) {
+		snprintf(err, errlen, "%s: read failed: %s", path,
+			 ferror(f) ? strerror(errno) : "short read");
+		free(buf);
+		buf = NULL;
+		goto out;
+	}
+	buf[*len] = '\0';
+out:
+	fclose(f);
+	return buf;
+}
+
+#ifdef HAVE_CJSON
+#include <cjson/cJSON.h>
+
+static struct mdbl metric(const cJSON *metrics, const char *key, double scale)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(metrics, key);
+
+	if (cJSON_IsNumber(v) && v->valuedouble > 0)
+		return mdbl_of(v->valuedouble * scale);
+	return (struct mdbl){ 0, false };
+}
+
+int watch_baseline_load(const char *path, struct mdbl v[WD_COUNT], char *err, size_t errlen)
+{
+	long len = 0;
+	char *buf = slurp(path, &len, err, errlen);
+	cJSON *root, *schema, *metrics, *p;
+	int rc = -1;
+
+	for (int i = 0; i < WD_COUNT; i++)
+		v[i] = (struct mdbl){ 0, false };
+	if (!buf)
+		return -1;
+	root = cJSON_Parse(buf);
+	free(buf);
+	if (!root) {
+		snprintf(err, errlen, "%s: not a vpsbench report (not valid JSON)", path);
+		return -1;
+	}
+	schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
+	metrics = cJSON_GetObjectItemCaseSensitive(root, "metrics");
+	if (!cJSON_IsString(schema) || strcmp(schema->valuestring, "vpsbench.report/1") != 0) {
+		snprintf(err, errlen, "%s: not a vpsbench report (no \"schema\": \"vpsbench.report/1\")",
+			 path);
+		goto out;
+	}
+	if (!cJSON_IsObject(metrics)) {
+		snprintf(err, errlen, "%s: not a vpsbench report (no \"metrics\" object)", path);
+		goto out;
+	}
+	v[WD_RANDREAD] = metric(metrics, "lat_p99_ms", 1000.0);
+	v[WD_FSYNC] = metric(metrics, "fsync_p99_ms", 1000.0);
+	v[WD_PRIME] = metric(metrics, "cpu_single_eps", 1.0);
+	v[WD_DRAM] = metric(metrics, "mem_latency_huge_ns", 1.0);
+	/* a disturbed pass has its metric nulled: the pass's own events/s still stands for it */
+	if (!v[WD_PRIME].ok) {
+		p = cJSON_GetObjectItemCaseSensitive(root, "cpu");
+		p = cJSON_GetObjectItemCaseSensitive(p, "prime");
+		p = cJSON_GetObjectItemCaseSensitive(p, "single");
+		v[WD_PRIME] = metric(p, "events_per_s", 1.0);
+	}
+	rc = 0;
+out:
+	cJSON_Delete(root);
+	return rc;
+}
+#else
+int watch_baseline_load(const char *path, struct mdbl v[WD_COUNT], char *err, size_t errlen)
+{
+	for (int i = 0; i < WD_COUNT; i++)
+		v[i] = (struct mdbl){ 0, false };
+	snprintf(err, errlen, "%s: reading a report is unavailable: built without cJSON", path);
+	return -1;
+}
+#endif
+
+int watch_baseline_copy(const char *from, const char *path, char *err, size_t errlen)
+{
+	long len = 0;
+	char *buf = slurp(from, &len, err, errlen);
+	struct atomic_file a;
+	int rc = -1;
+
+	if (!buf)
+		return -1;
+	if (atomic_open(&a, path, err, errlen) < 0)
+		goto out;
+	if (fwrite(buf, 1, (size_t)len, a.f) != (size_t)len) {
+		snprintf(err, errlen, "writing %.400s: %s", a.tmp, strerror(errno));
+		atomic_abort(&a);
+		goto out;
+	}
+	rc = atomic_commit(&a, err, errlen);
+out:
+	free(buf);
+	return rc;
+}
+
+int watch_baseline_run(const char *path, const char *dir, const volatile sig_atomic_t *stop,
+		       char *err, size_t errlen)
+{
+	const char *extra = getenv("VPSBENCH_WATCH_BASELINE_ARGS");
+	char *copy = extra ? strdup(extra) : NULL, *save = NULL, *tok;
+	char *argv[64];
+	int argc = 0, status = 0, rc = -1;
+	bool sent = false;
+	pid_t pid, w;
+
+	if (extra && !copy) {
+		snprintf(err, errlen, "baseline run: out of memory");
+		return -1;
+	}
+	argv[argc++] = "vpsbench";
+	argv[argc++] = "--quiet";
+	argv[argc++] = "--format";
+	argv[argc++] = "json";
+	argv[argc++] = "--dir";
+	argv[argc++] = (char *)dir;
+	argv[argc++] = "--output";
+	argv[argc++] = (char *)path;
+	for (tok = copy ? strtok_r(copy, " ", &save) : NULL; tok && argc < 62;
+	     tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "baseline run: fork: %s", strerror(errno));
+		goto out;
+	}
+	if (pid == 0) {
+		sigset_t none;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		if (!freopen("/dev/null", "w", stdout))
+			_exit(127);
+		execv("/proc/self/exe", argv);
+		fprintf(stderr, "vpsbench: watch: baseline run: exec /proc/self/exe: %s\n",
+			strerror(errno));
+		_exit(127);
+	}
+	for (;;) {
+		w = waitpid(pid, &status, 0);
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			snprintf(err, errlen, "baseline run: waitpid: %s", strerror(errno));
+			goto out;
+		}
+		if (stop && *stop && !sent) {
+			kill(pid, SIGTERM);
+			sent = true;
+		}
+	}
+	if (stop && *stop) {
+		snprintf(err, errlen, "baseline run: interrupted");
+		goto out;
+	}
+	if (!WIFEXITED(status) || (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 2 &&
+				   WEXITSTATUS(status) != 3)) {
+		snprintf(err, errlen, "baseline run (vpsbench --dir %s --output %s) %s %d", dir, path,
+			 WIFEXITED(status) ? "exited with" : "killed by signal",
+			 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+		goto out;
+	}
+	rc = 0;
+out:
+	free(copy);
+	return rc;
+}

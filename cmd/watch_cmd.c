@@ -1,0 +1,478 @@
+/*
+ * watch_cmd.c — `vpsbench watch`: checks the command line and the state
+ * directory (watch_opts.c), takes the baseline (watch_baseline.c), serves
+ * /metrics (watch_http.c), and runs a probe round every --every with
+ * jitter: the idle gate and budget (watch_gate.c), the probes
+ * (watch_probe.c) with the wake-up sampler paused (watch_sampler.c), the
+ * counters' deltas (watch_deltas.c), drift (watch_drift.c), then the
+ * history line (watch_history.c) and the metrics (watch_metrics.c).
+ * `--report` is watch_report.c's.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/watch_baseline.h"
+#include "cmd/watch_cmd.h"
+#include "cmd/watch_deltas.h"
+#include "cmd/watch_drift.h"
+#include "cmd/watch_gate.h"
+#include "cmd/watch_history.h"
+#include "cmd/watch_http.h"
+#include "cmd/watch_metrics.h"
+#include "cmd/watch_opts.h"
+#include "cmd/watch_probe.h"
+#include "cmd/watch_report.h"
+#include "cmd/watch_sampler.h"
+#include "core/clock.h"
+#include "report/atomic_file.h"
+
+#define GATE_MIN_WINDOW_NS (250ULL * 1000000ULL)
+
+static volatile sig_atomic_t stop_flag, hup_flag;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGHUP)
+		hup_flag = 1;
+	else
+		stop_flag = 1;
+}
+
+static const int watched_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+/* No SA_RESTART: a signal ends the main thread's sleep or wait at once. */
+static int install_signals(char *err, size_t errlen)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(watched_sigs) / sizeof(watched_sigs[0]); i++)
+		if (sigaction(watched_sigs[i], &sa, NULL) < 0) {
+			snprintf(err, errlen, "sigaction: %s", strerror(errno));
+			return -1;
+		}
+	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
+
+/* Blocks (true) or unblocks the watched signals in this thread: threads started meanwhile keep them blocked. */
+static void mask_signals(bool block)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(watched_sigs) / sizeof(watched_sigs[0]); i++)
+		sigaddset(&set, watched_sigs[i]);
+	pthread_sigmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
+}
+
+/* mkdir -p: 0, or -1 with err. */
+static int make_dirs(const char *path, char *err, size_t errlen)
+{
+	char buf[PATH_MAX];
+	struct stat st;
+	size_t n = strlen(path);
+
+	if (n >= sizeof(buf)) {
+		snprintf(err, errlen, "--state-dir %s: path too long", path);
+		return -1;
+	}
+	memcpy(buf, path, n + 1);
+	for (char *p = buf + 1; ; p++) {
+		if (*p == '/' || *p == '\0') {
+			char c = *p;
+
+			*p = '\0';
+			if (mkdir(buf, 0755) < 0 && errno != EEXIST) {
+				snprintf(err, errlen, "--state-dir: mkdir %s: %s", buf,
+					 strerror(errno));
+				return -1;
+			}
+			*p = c;
+			if (!c)
+				break;
+		}
+	}
+	if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "--state-dir %s: %s", path,
+			 errno && !S_ISDIR(st.st_mode) ? "not a directory" : strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int check_dir(const char *opt, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0) {
+		snprintf(err, errlen, "%s %s: %s", opt, path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s %s: not a directory", opt, path);
+		return -1;
+	}
+	if (access(path, W_OK) < 0) {
+		snprintf(err, errlen, "%s %s: not writable: %s", opt, path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+struct watcher {
+	struct watch_opts o;
+	struct watch_history hist;
+	struct watch_http http;
+	struct watch_sampler sampler;
+	struct watch_probes probes;
+	struct watch_drift drift;
+	struct watch_state state;
+	struct watch_snap snap[2];
+	bool prom_failing;
+	bool hist_failing;
+	uint64_t rng;
+};
+
+static void handle_hup(struct watcher *w)
+{
+	char err[512];
+
+	if (!hup_flag)
+		return;
+	hup_flag = 0;
+	if (watch_history_reopen(&w->hist, err, sizeof(err)) < 0)
+		fprintf(stderr, "vpsbench: watch: SIGHUP: %s\n", err);
+}
+
+/* Sleeps until mono ns target; false when stopped. SIGHUP reopens the history meanwhile. */
+static bool sleep_until(struct watcher *w, uint64_t target)
+{
+	struct timespec ts = { (time_t)(target / 1000000000ULL), (long)(target % 1000000000ULL) };
+
+	while (!stop_flag) {
+		int r = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+
+		handle_hup(w);
+		if (r == 0)
+			break;
+		if (r != EINTR)
+			break;
+	}
+	return !stop_flag;
+}
+
+static double jitter(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	/* uniform in [-0.1, 0.1] */
+	return ((double)((x * 0x2545F4914F6CDD1DULL) >> 11) / 9007199254740992.0 - 0.5) * 0.2;
+}
+
+static void skip_all(struct watch_round *r, const char *reason)
+{
+	for (int i = 0; i < WP_COUNT; i++) {
+		memset(&r->probe[i], 0, sizeof(r->probe[i]));
+		r->probe[i].status = WS_SKIPPED;
+		snprintf(r->probe[i].reason, sizeof(r->probe[i].reason), "%s", reason);
+	}
+}
+
+static void run_probes(struct watcher *w, struct watch_round *r)
+{
+	uint64_t half = w->o.probe_ns / 2;
+
+	watch_probe_randread(&w->probes, w->o.probe_ns, &r->probe[WP_RANDREAD]);
+	if (!stop_flag)
+		watch_probe_fsync(&w->probes, half, &r->probe[WP_FSYNC]);
+	if (!stop_flag)
+		watch_probe_prime(&stop_flag, half, &r->probe[WP_PRIME]);
+	if (!stop_flag)
+		watch_probe_dram(&stop_flag, &r->probe[WP_DRAM]);
+}
+
+static void write_outputs(struct watcher *w, const struct watch_round *r)
+{
+	char *line, *body, err[512];
+	size_t len = 0, blen = 0;
+
+	line = watch_history_line(r, &w->drift, &len);
+	if (!line) {
+		w->hist.errors++;
+		fprintf(stderr, "vpsbench: watch: history line: out of memory\n");
+	} else if (watch_history_append(&w->hist, line, len) < 0) {
+		if (!w->hist_failing)
+			fprintf(stderr, "vpsbench: watch: history: %s (probing goes on; counted in "
+				"write_errors)\n", w->hist.last_err);
+		w->hist_failing = true;
+	} else if (w->hist_failing) {
+		fprintf(stderr, "vpsbench: watch: history: written again (%llu write errors)\n",
+			(unsigned long long)w->hist.errors);
+		w->hist_failing = false;
+	}
+	free(line);
+	w->state.write_errors = w->hist.errors;
+
+	body = watch_metrics_render(&w->state, &blen);
+	if (!body) {
+		fprintf(stderr, "vpsbench: watch: metrics: out of memory\n");
+		return;
+	}
+	if (w->o.prom_file) {
+		struct atomic_file a;
+		int ok = atomic_open(&a, w->o.prom_file, err, sizeof(err)) == 0;
+
+		if (ok && fwrite(body, 1, blen, a.f) != blen) {
+			snprintf(err, sizeof(err), "writing %.400s: %s", a.tmp, strerror(errno));
+			atomic_abort(&a);
+			ok = 0;
+		}
+		if (ok && atomic_commit(&a, err, sizeof(err)) < 0)
+			ok = 0;
+		if (!ok && !w->prom_failing)
+			fprintf(stderr, "vpsbench: watch: --prom-file %s\n", err);
+		w->prom_failing = !ok;
+	}
+	watch_http_publish(&w->http, body, blen);
+}
+
+/* The rounds until a signal or --rounds. */
+static void watch_loop(struct watcher *w, uint64_t seq)
+{
+	struct watch_cpu_ticks since;
+	uint64_t start = mono_ns(), due = start, last_start = 0, every = w->o.every_ns, done = 0;
+	double probe_s = 0;
+	uint64_t since_ns;
+	int cur = 0;
+
+	watch_snap_take(&w->snap[cur]);
+	watch_cpu_ticks_read(&since);
+	since_ns = mono_ns();
+	watch_sampler_take(&w->sampler, &w->state.last.wake); /* from now on */
+	while (!stop_flag) {
+		struct watch_round r;
+		char reason[200];
+		uint64_t t0, t1;
+
+		/* the busy share is over the last second before the round (or what is left of the wait) */
+		if (due > mono_ns() + 1000000000ULL && !sleep_until(w, due - 1000000000ULL))
+			break;
+		if (due > mono_ns()) {
+			watch_cpu_ticks_read(&since);
+			since_ns = mono_ns();
+		}
+		if (!sleep_until(w, due))
+			break;
+		/* at least a quarter second of ticks (10 ms each) behind the busy share */
+		if (mono_ns() < since_ns + GATE_MIN_WINDOW_NS &&
+		    !sleep_until(w, since_ns + GATE_MIN_WINDOW_NS))
+			break;
+		memset(&r, 0, sizeof(r));
+		t0 = mono_ns();
+		{
+			struct timespec rt;
+
+			clock_gettime(CLOCK_REALTIME, &rt);
+			r.unix_time = (double)rt.tv_sec + (double)rt.tv_nsec / 1e9;
+		}
+		r.seq = ++seq;
+		if (last_start)
+			r.interval_s = mdbl_of((double)(t0 - last_start) / 1e9);
+		last_start = t0;
+		if (watch_gate_closed(&w->o, &since, probe_s, (double)(t0 - start) / 1e9, reason,
+				      sizeof(reason))) {
+			skip_all(&r, reason);
+		} else {
+			watch_sampler_pause(&w->sampler);
+			run_probes(w, &r);
+			watch_sampler_resume(&w->sampler);
+		}
+		t1 = mono_ns();
+		probe_s += (double)(t1 - t0) / 1e9;
+		if (stop_flag)
+			break; /* a round cut short is not written: the history holds whole rounds */
+		watch_snap_take(&w->snap[!cur]);
+		watch_snap_delta(&w->snap[cur], &w->snap[!cur], &r.d);
+		cur = !cur;
+		watch_sampler_take(&w->sampler, &r.wake);
+		r.write_errors = w->hist.errors;
+		watch_drift_update(&w->drift, &r, stderr);
+		watch_state_add(&w->state, &r);
+		write_outputs(w, &r);
+		if (w->o.rounds && ++done >= w->o.rounds)
+			break;
+		due = t0 + (uint64_t)((double)every * (1.0 + jitter(&w->rng)));
+	}
+}
+
+static int report_main(const struct watch_opts *o)
+{
+	struct watch_report_args a = {
+		.state_dir = o->state_dir, .since_s = o->since_s, .html_path = o->html, .out = stdout,
+	};
+
+	return watch_report_run(&a);
+}
+
+/* The baseline's figures into v: --baseline, else baseline.json, else one run. 0, 1 bad input, 2. */
+static int take_baseline(struct watcher *w, struct mdbl v[WD_COUNT])
+{
+	char path[PATH_MAX + 32], err[PATH_MAX + 512];
+	const char *dir = w->o.dir ? w->o.dir : w->o.state_dir;
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/baseline.json", w->o.state_dir);
+	if (w->o.baseline) {
+		/* checked before anything started; kept beside the history */
+		if (watch_baseline_copy(w->o.baseline, path, err, sizeof(err)) < 0) {
+			fprintf(stderr, "vpsbench: watch: --baseline: %s\n", err);
+			return 2;
+		}
+		return 0;
+	}
+	if (stat(path, &st) == 0) {
+		if (watch_baseline_load(path, v, err, sizeof(err)) < 0) {
+			fprintf(stderr, "vpsbench: watch: baseline %s (remove it or give --baseline)\n",
+				err);
+			return 1;
+		}
+		return 0;
+	}
+	fprintf(stderr, "vpsbench: watch: no baseline yet: running the default benchmark once "
+		"(--dir %s) into %s\n", dir, path);
+	watch_sampler_pause(&w->sampler);
+	if (watch_baseline_run(path, dir, &stop_flag, err, sizeof(err)) < 0) {
+		fprintf(stderr, "vpsbench: watch: %s\n", err);
+		return 2;
+	}
+	watch_sampler_resume(&w->sampler);
+	if (watch_baseline_load(path, v, err, sizeof(err)) < 0) {
+		fprintf(stderr, "vpsbench: watch: the baseline run's report %s\n", err);
+		unlink(path);
+		return 2;
+	}
+	return 0;
+}
+
+int watch_main(int argc, char **argv)
+{
+	static struct watcher w;
+	struct mdbl base[WD_COUNT];
+	char err[PATH_MAX + 512];
+	bool http_bound = false, sampler = false, probes = false, hist = false;
+	uint64_t seq;
+	int rc;
+
+	rc = watch_opts_parse(argc, argv, &w.o);
+	if (rc)
+		return rc < 0 ? 0 : 1;
+	if (w.o.report)
+		return report_main(&w.o);
+	memset(base, 0, sizeof(base));
+	w.rng = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)getpid() << 32) ^ mono_ns();
+
+	/* bad input: one line, exit 1, nothing started */
+	rc = 1;
+	if (w.o.baseline && watch_baseline_load(w.o.baseline, base, err, sizeof(err)) < 0) {
+		fprintf(stderr, "vpsbench: watch: --baseline %s\n", err);
+		return 1;
+	}
+	if (make_dirs(w.o.state_dir, err, sizeof(err)) < 0 ||
+	    check_dir("--state-dir", w.o.state_dir, err, sizeof(err)) < 0 ||
+	    (w.o.dir && check_dir("--dir", w.o.dir, err, sizeof(err)) < 0) ||
+	    (w.o.prom_file && atomic_check_dir("--prom-file", w.o.prom_file, err, sizeof(err)) < 0)) {
+		fprintf(stderr, "vpsbench: watch: %s\n", err);
+		return 1;
+	}
+	if (watch_http_bind(&w.http, &w.o, err, sizeof(err)) < 0) {
+		fprintf(stderr, "vpsbench: watch: %s\n", err);
+		return 1;
+	}
+	http_bound = true;
+	if (watch_history_open(&w.hist, w.o.state_dir, w.o.history_max, err, sizeof(err)) < 0) {
+		fprintf(stderr, "vpsbench: watch: --state-dir %s: %s\n", w.o.state_dir, err);
+		goto out;
+	}
+	hist = true;
+
+	rc = 2;
+	if (install_signals(err, sizeof(err)) < 0) {
+		fprintf(stderr, "vpsbench: watch: %s\n", err);
+		goto out;
+	}
+	if (watch_snap_init(&w.snap[0]) < 0 || watch_snap_init(&w.snap[1]) < 0) {
+		fprintf(stderr, "vpsbench: watch: out of memory\n");
+		goto out;
+	}
+	w.state.state_dir = w.o.state_dir;
+	w.state.drift = &w.drift;
+	watch_drift_init(&w.drift, w.o.window, w.o.margin, base);
+	{
+		char *body;
+		size_t blen = 0;
+
+		if ((body = watch_metrics_render(&w.state, &blen)))
+			watch_http_publish(&w.http, body, blen);
+	}
+	mask_signals(true);
+	if (watch_http_start(&w.http, err, sizeof(err)) == 0 &&
+	    watch_sampler_start(&w.sampler, err, sizeof(err)) == 0)
+		sampler = true;
+	mask_signals(false);
+	if (!sampler) {
+		fprintf(stderr, "vpsbench: watch: %s\n", err);
+		goto out;
+	}
+	rc = take_baseline(&w, base);
+	if (rc) {
+		if (stop_flag)
+			rc = 0; /* stopped during the baseline run: nothing else to do */
+		goto out;
+	}
+	rc = 2;
+	watch_drift_init(&w.drift, w.o.window, w.o.margin, base);
+	if (watch_probes_open(&w.probes, w.o.dir ? w.o.dir : w.o.state_dir, &stop_flag, err,
+			      sizeof(err)) < 0) {
+		fprintf(stderr, "vpsbench: watch: %s\n", err);
+		goto out;
+	}
+	probes = true;
+	if (w.probes.note[0])
+		fprintf(stderr, "vpsbench: watch: %s\n", w.probes.note);
+	seq = watch_history_last_seq(&w.hist);
+	if (w.o.listen_none)
+		fprintf(stderr, "vpsbench: watch: probing every %.3gs into %s/history.jsonl\n",
+			(double)w.o.every_ns / 1e9, w.o.state_dir);
+	else
+		fprintf(stderr, "vpsbench: watch: probing every %.3gs into %s/history.jsonl, "
+			"/metrics on %s%s%s:%u\n", (double)w.o.every_ns / 1e9, w.o.state_dir,
+			strchr(w.o.listen_host, ':') ? "[" : "", w.o.listen_host,
+			strchr(w.o.listen_host, ':') ? "]" : "", w.o.listen_port);
+	watch_loop(&w, seq);
+	rc = 0;
+out:
+	if (sampler)
+		watch_sampler_stop(&w.sampler);
+	if (http_bound)
+		watch_http_stop(&w.http);
+	if (probes)
+		watch_probes_close(&w.probes);
+	if (hist)
+		watch_history_close(&w.hist);
+	watch_snap_free(&w.snap[0]);
+	watch_snap_free(&w.snap[1]);
+	return rc;
+}

@@ -1,0 +1,53 @@
+/*
+ * watch_probe.h — the probes of one `vpsbench watch` round: 4k randread
+ * qd1 (p50, p99, IOPS) and fdatasync() latency on one small file laid out
+ * at start, opened and unlinked at once; a single-thread prime pass
+ * (sysbench's event); one DRAM latency point on huge pages.
+ */
+#ifndef VPSBENCH_WATCH_PROBE_H
+#define VPSBENCH_WATCH_PROBE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cmd/watch_round.h"
+#include "core/rand_engine.h"
+
+#define WATCH_PROBE_FILE_BYTES (64ULL << 20)  /* randread region */
+#define WATCH_PROBE_SYNC_BYTES (8ULL << 20)   /* fsync region, after it */
+#define WATCH_PROBE_SYNC_BS 2300u             /* etcd's WAL write */
+
+struct watch_probes {
+	int fd;                  /* O_DIRECT where the filesystem has it: randread */
+	int fd_sync;             /* buffered: the write + fdatasync() probe */
+	bool direct;
+	struct rand_engine eng;
+	bool eng_open;
+	struct rand_io io;
+	struct rand_io *done[1];
+	void *buf;               /* 4 KiB aligned read buffer */
+	unsigned char *data;     /* random bytes for the fsync writes */
+	uint64_t rng;
+	const volatile sig_atomic_t *stop;
+	char path[4096];
+	char note[256];          /* engine fallback, no O_DIRECT: said once at start */
+};
+
+/*
+ * Creates dir/.probe-<pid>, opens it twice (O_DIRECT and buffered), unlinks
+ * it, lays out the randread region with random data and preallocates the
+ * fsync region. 0, or -1 with err naming the step.
+ */
+int watch_probes_open(struct watch_probes *p, const char *dir, const volatile sig_atomic_t *stop,
+		      char *err, size_t errlen);
+void watch_probes_close(struct watch_probes *p);
+
+/* Each fills r: status ok with the figures, or failed with the reason. */
+void watch_probe_randread(struct watch_probes *p, uint64_t ns, struct watch_probe_result *r);
+void watch_probe_fsync(struct watch_probes *p, uint64_t ns, struct watch_probe_result *r);
+void watch_probe_prime(const volatile sig_atomic_t *stop, uint64_t ns, struct watch_probe_result *r);
+void watch_probe_dram(const volatile sig_atomic_t *stop, struct watch_probe_result *r);
+
+#endif

@@ -1,0 +1,334 @@
+#!/bin/bash
+# run-all: alone (see tests/run-all.sh): wake-up delays, the idle gate and the soak's RSS need the machine to itself
+# smoke_watch.sh — `vpsbench watch` (README, "vpsbench watch"): bad input
+# (one line, exit 1, nothing started), --rounds with complete history
+# lines whose figures agree with the metrics, /metrics on loopback (404,
+# 405, HEAD, 50 concurrent clients and malformed requests), SIGTERM (exit
+# within 2 s, the probe file deleted while running and gone after),
+# SIGHUP (reopen after mv), ENOSPC on the state directory (root: a small
+# tmpfs), the idle gate (stress-ng beside it), and a soak under the ASan
+# build (RSS and fds flat). Everything in temporary directories, on
+# 127.0.0.1 only. SOAK_ROUNDS overrides the soak's 1000 rounds (CI=1: 300).
+. tests/lib.sh
+tmp=$(t_tmpdir)
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	[ -n "${small_mnt:-}" ] && umount "$small_mnt" 2>/dev/null
+	[ -n "${ro_mnt:-}" ] && umount "$ro_mnt" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+BASE=tests/fixtures/watch/baseline.json
+# short probes, no gate, no budget: the rounds run back to back
+FAST=(--probe-time 100ms --budget 100 --max-load 100000 --max-cpu 100 --max-psi 100)
+port() { echo $((20000 + RANDOM % 20000)); }
+
+# --- bad input ---------------------------------------------------------
+bad() { # NAME EXPECT ARGS...
+	local name=$1 expect=$2 sd="$tmp/bad-$1"; shift 2
+	mkdir -p "$sd"
+	out=$("$VPSBENCH" watch --state-dir "$sd" --listen none "$@" 2>&1 >/dev/null); rc=$?
+	if [ $rc -eq 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && printf '%s' "$out" | grep -q -- "$expect" &&
+	   [ ! -e "$sd/history.jsonl" ] && [ -z "$(ls -A "$sd")" ]; then
+		t_ok "bad_input_$name"
+	else
+		t_fail "bad_input_$name" "rc=$rc out=$out files=$(ls -A "$sd" | tr '\n' ' ')"
+	fi
+}
+echo '{"schema":"something-else","metrics":{}}' > "$tmp/foreign.json"
+echo 'not json' > "$tmp/garbage.json"
+bad baseline_foreign 'not a vpsbench report' --baseline "$tmp/foreign.json"
+bad baseline_garbage 'not a vpsbench report' --baseline "$tmp/garbage.json"
+bad baseline_missing 'No such file' --baseline "$tmp/none.json"
+bad every_too_short "--every '50ms'" --every 50ms
+bad budget_zero "--budget '0'" --budget 0
+bad budget_over "--budget '101'" --budget 101
+bad listen_malformed "--listen '127.0.0.1'" --listen 127.0.0.1
+bad listen_port "--listen '127.0.0.1:70000'" --listen 127.0.0.1:70000
+bad listen_host "--listen 'localhost:80'" --listen localhost:80
+: > "$tmp/afile"
+out=$("$VPSBENCH" watch --state-dir "$tmp/afile/sub" --listen none --baseline $BASE 2>&1); rc=$?
+[ $rc -eq 1 ] && printf '%s' "$out" | grep -q -- "afile/sub: Not a directory" && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] \
+	&& t_ok bad_input_state_dir_not_dir || t_fail bad_input_state_dir_not_dir "rc=$rc $out"
+if t_is_root; then
+	ro_mnt="$tmp/ro"; mkdir -p "$ro_mnt"
+	if mount -t tmpfs -o ro,size=1m none "$ro_mnt"; then
+		out=$("$VPSBENCH" watch --state-dir "$ro_mnt" --listen none --baseline $BASE 2>&1); rc=$?
+		[ $rc -eq 1 ] && printf '%s' "$out" | grep -q 'not writable: Read-only file system' \
+			&& t_ok bad_input_state_dir_readonly || t_fail bad_input_state_dir_readonly "rc=$rc $out"
+		umount "$ro_mnt"; ro_mnt=
+	else
+		t_skip bad_input_state_dir_readonly "mount tmpfs failed"
+	fi
+else
+	mkdir -p "$tmp/rodir"; chmod 555 "$tmp/rodir"
+	out=$("$VPSBENCH" watch --state-dir "$tmp/rodir" --listen none --baseline $BASE 2>&1); rc=$?
+	[ $rc -eq 1 ] && printf '%s' "$out" | grep -q 'not writable' \
+		&& t_ok bad_input_state_dir_readonly || t_fail bad_input_state_dir_readonly "rc=$rc $out"
+fi
+# a busy port: a watcher holds it
+P=$(port); sd="$tmp/holder"; mkdir -p "$sd"
+"$VPSBENCH" watch --state-dir "$sd" --baseline $BASE --listen 127.0.0.1:$P "${FAST[@]}" --every 10s 2>"$tmp/holder.err" &
+holder=$!; pids+=($holder)
+for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$P/metrics" && break; sleep 0.2; done
+bad listen_busy "127.0.0.1:$P: bind: Address already in use" --baseline $BASE --listen 127.0.0.1:$P
+kill -TERM $holder; wait $holder 2>/dev/null
+
+# --- --rounds 3 ----------------------------------------------------------
+sd="$tmp/r3"; mkdir -p "$sd"
+"$VPSBENCH" watch --state-dir "$sd" --baseline $BASE --every 200ms --rounds 3 --listen none \
+	--prom-file "$tmp/r3.prom" "${FAST[@]}" 2>"$tmp/r3.err"; rc=$?
+[ $rc -eq 0 ] && t_ok rounds3_exit_0 || t_fail rounds3_exit_0 "rc=$rc $(cat "$tmp/r3.err")"
+cmp -s "$BASE" "$sd/baseline.json" && t_ok baseline_copied || t_fail baseline_copied
+out=$(python3 - "$sd/history.jsonl" "$tmp/r3.prom" <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().split("\n")
+assert lines[-1] == "", "history does not end in a newline"
+rows = [json.loads(l) for l in lines[:-1]]
+assert len(rows) == 3, "%d lines" % len(rows)
+keys = ["schema", "seq", "time", "unix", "interval_s", "probes", "deltas", "wakeup", "drift", "write_errors"]
+for i, r in enumerate(rows):
+    assert list(r) == keys, list(r)
+    assert r["schema"] == "vpsbench-watch-1" and r["seq"] == i + 1
+    assert (r["interval_s"] is None) == (i == 0)
+    p = r["probes"]
+    assert list(p) == ["randread", "fsync", "prime", "dram"]
+    for k, v in p.items():
+        assert v["status"] == "ok" and v["reason"] is None, (k, v)
+    rr, fs = p["randread"], p["fsync"]
+    assert 0 < rr["p50_us"] <= rr["p99_us"] < 1e6 and rr["iops"] > 10, rr
+    assert 0 < fs["p50_us"] <= fs["p99_us"] < 1e7, fs
+    assert 10 < p["prime"]["events_per_s"] < 1e6, p["prime"]
+    assert 1 < p["dram"]["ns"] < 1e5, p["dram"]
+    assert list(r["deltas"]) == ["steal_pct", "throttled_s", "psi_cpu_some_pct", "psi_mem_some_pct", "pswpin"]
+    assert list(r["wakeup"]) == ["p99_us", "max_us", "samples"]
+    w = r["wakeup"]
+    if w["samples"]:
+        assert 0 <= w["p99_us"] <= w["max_us"], w
+    assert list(r["drift"]) == ["randread_p99_us", "fsync_p99_us", "prime_events_per_s", "dram_ns", "wakeup_p99_us"]
+    d = r["drift"]["randread_p99_us"]
+    assert abs(d["baseline"] - 144.4) < 0.1, d   # lat_p99_ms 0.144384 in the fixture
+    assert r["write_errors"] == 0
+prom = {}
+for l in open(sys.argv[2]):
+    if l.startswith("#") or not l.strip():
+        continue
+    name, val = l.rsplit(" ", 1)
+    prom[name] = float(val)
+last = rows[-1]
+assert prom["vpsbench_watch_rounds_total"] == 3
+assert prom['vpsbench_watch_probe_runs_total{probe="randread",result="ok"}'] == 3
+assert abs(prom['vpsbench_watch_randread_latency_seconds{quantile="0.99"}'] * 1e6 - last["probes"]["randread"]["p99_us"]) < 0.1
+assert abs(prom['vpsbench_watch_fsync_latency_seconds{quantile="0.5"}'] * 1e6 - last["probes"]["fsync"]["p50_us"]) < 0.1
+assert abs(prom["vpsbench_watch_prime_events_per_second"] - last["probes"]["prime"]["events_per_s"]) < 0.1
+assert abs(prom["vpsbench_watch_dram_latency_seconds"] * 1e9 - last["probes"]["dram"]["ns"]) < 0.1
+assert abs(prom['vpsbench_watch_baseline{metric="randread_p99_us"}'] - 144.384) < 0.01
+assert abs(prom["vpsbench_watch_last_round_timestamp_seconds"] - last["unix"]) < 0.01
+assert prom["vpsbench_watch_history_write_errors_total"] == 0
+assert 'vpsbench_watch_degraded{metric="wakeup_p99_us"}' not in prom  # unknown yet: left out
+print("p50 %.1f us, p99 %.1f us, %.0f IOPS, fsync p99 %.1f us, prime %.0f ev/s, dram %.1f ns" % (
+    last["probes"]["randread"]["p50_us"], last["probes"]["randread"]["p99_us"], last["probes"]["randread"]["iops"],
+    last["probes"]["fsync"]["p99_us"], last["probes"]["prime"]["events_per_s"], last["probes"]["dram"]["ns"]))
+PY
+); rc=$?
+[ $rc -eq 0 ] && t_ok "rounds3_history_and_prom_file ($out)" || t_fail rounds3_history_and_prom_file "$out"
+[ -z "$(ls -A "$sd" | grep probe)" ] && t_ok rounds3_no_probe_file_left || t_fail rounds3_no_probe_file_left "$(ls -A "$sd")"
+
+# a restart goes on with the seq
+"$VPSBENCH" watch --state-dir "$sd" --every 200ms --rounds 1 --listen none "${FAST[@]}" 2>"$tmp/r3b.err"; rc=$?
+[ $rc -eq 0 ] && [ "$(tail -n 1 "$sd/history.jsonl" | python3 -c 'import json,sys; print(json.load(sys.stdin)["seq"])')" = 4 ] \
+	&& t_ok restart_uses_baseline_json_and_seq || t_fail restart_uses_baseline_json_and_seq "rc=$rc $(cat "$tmp/r3b.err")"
+
+# the start-up baseline run (a short one) when there is no baseline yet
+sd="$tmp/runbase"; mkdir -p "$sd"
+VPSBENCH_WATCH_BASELINE_ARGS="--only cpu --cpu-time 200ms" \
+	"$VPSBENCH" watch --state-dir "$sd" --every 200ms --rounds 1 --listen none "${FAST[@]}" 2>"$tmp/runbase.err"; rc=$?
+if [ $rc -eq 0 ] && python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["schema"]=="vpsbench.report/1"' "$sd/baseline.json" 2>/dev/null &&
+   tail -n 1 "$sd/history.jsonl" | python3 -c 'import json,sys; d=json.load(sys.stdin)["drift"]; assert d["prime_events_per_s"]["baseline"]>0 and d["randread_p99_us"]["baseline"] is None'; then
+	t_ok startup_baseline_run
+else
+	t_fail startup_baseline_run "rc=$rc $(cat "$tmp/runbase.err")"
+fi
+
+# --- /metrics, SIGHUP, SIGTERM ---------------------------------------------
+P=$(port); sd="$tmp/srv"; mkdir -p "$sd"
+"$VPSBENCH" watch --state-dir "$sd" --baseline $BASE --every 300ms --listen 127.0.0.1:$P "${FAST[@]}" 2>"$tmp/srv.err" &
+W=$!; pids+=($W)
+for _ in $(seq 100); do [ "$(cat "$sd/history.jsonl" 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.1; done
+code=$(curl -s -o "$tmp/m.txt" -w '%{http_code} %{content_type}' "http://127.0.0.1:$P/metrics")
+if [ "${code%% *}" = 200 ] && grep -q '^vpsbench_watch_up 1$' "$tmp/m.txt" && printf '%s' "$code" | grep -q 'version=0.0.4'; then
+	t_ok metrics_served
+else
+	t_fail metrics_served "$code $(head -3 "$tmp/m.txt")"
+fi
+# the body agrees with the history: rounds_total = lines, the last line's p99
+ok=0
+for _ in $(seq 10); do
+	curl -s "http://127.0.0.1:$P/metrics" > "$tmp/m.txt"
+	if python3 - "$tmp/m.txt" "$sd/history.jsonl" 2>/dev/null <<'PY'
+import json, sys
+prom = {}
+for l in open(sys.argv[1]):
+    if l.startswith("#") or not l.strip():
+        continue
+    n, v = l.rsplit(" ", 1)
+    prom[n] = float(v)
+rows = [json.loads(l) for l in open(sys.argv[2])]
+assert prom["vpsbench_watch_rounds_total"] == len(rows)
+last = rows[-1]["probes"]["randread"]
+assert abs(prom['vpsbench_watch_randread_latency_seconds{quantile="0.99"}'] * 1e6 - last["p99_us"]) < 0.1
+PY
+	then ok=1; break; fi
+	sleep 0.1
+done
+[ $ok = 1 ] && t_ok metrics_match_history || t_fail metrics_match_history
+[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$P/other")" = 404 ] && t_ok metrics_404 || t_fail metrics_404
+[ "$(curl -s -o /dev/null -w '%{http_code}' -X POST -d x=1 "http://127.0.0.1:$P/metrics")" = 405 ] && t_ok metrics_post_405 || t_fail metrics_post_405
+[ "$(curl -s -o /dev/null -w '%{http_code}' -I "http://127.0.0.1:$P/metrics")" = 200 ] && t_ok metrics_head || t_fail metrics_head
+# the probe file: open and deleted while running
+if ls -l /proc/$W/fd 2>/dev/null | grep -q "\.probe-$W (deleted)" && [ -z "$(ls -A "$sd" | grep probe)" ]; then
+	t_ok probe_file_deleted_while_open
+else
+	t_fail probe_file_deleted_while_open "$(ls -l /proc/$W/fd | grep probe)"
+fi
+# load: 50 concurrent clients for 10 s, and malformed requests
+rss() { awk '/^VmRSS/ {print $2}' /proc/$1/status; }
+rss0=$(rss $W)
+end=$((SECONDS + 10)); lpids=()
+for i in $(seq 50); do
+	( n=0; while [ $SECONDS -lt $end ]; do curl -s -o /dev/null --max-time 5 "http://127.0.0.1:$P/metrics" && n=$((n+1)); done; echo $n > "$tmp/load.$i" ) &
+	lpids+=($!)
+done
+malformed=0
+while [ $SECONDS -lt $end ]; do
+	for req in 'GARBAGE\r\n\r\n' 'GET /metrics HTTP/9.9\r\n\r\n' 'GET\r\n\r\n' "GET /$(head -c 20000 /dev/zero | tr '\0' a) HTTP/1.1\r\nHost: x\r\n\r\n" \
+		   'GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n' 'POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\nabc' \
+		   'GET /metrics HTTP/1.1\r\n' ; do
+		( exec 3<>/dev/tcp/127.0.0.1/$P && printf "$req" >&3 && timeout 2 cat <&3 >/dev/null; exec 3>&- ) 2>/dev/null
+		malformed=$((malformed+1))
+	done
+done
+wait "${lpids[@]}"
+total=$(cat "$tmp"/load.* | paste -sd+ | bc)
+rss1=$(rss $W)
+if kill -0 $W 2>/dev/null && [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$P/metrics")" = 200 ] &&
+   [ "$total" -gt 100 ] && [ $((rss1 - rss0)) -lt 16384 ]; then
+	t_ok "metrics_load (50 clients 10 s: $total answers, $malformed malformed requests; RSS $rss0 -> $rss1 KiB)"
+else
+	t_fail metrics_load "alive=$(kill -0 $W 2>/dev/null && echo y) total=$total rss $rss0 -> $rss1"
+fi
+# SIGHUP after mv: a new history.jsonl
+mv "$sd/history.jsonl" "$sd/history.old"
+kill -HUP $W
+for _ in $(seq 50); do [ -s "$sd/history.jsonl" ] && break; sleep 0.1; done
+if [ -s "$sd/history.jsonl" ] && python3 -c '
+import json, sys
+for f in sys.argv[1:]:
+    for l in open(f): json.loads(l)' "$sd/history.old" "$sd/history.jsonl"; then
+	t_ok sighup_reopens_history
+else
+	t_fail sighup_reopens_history "$(ls -la "$sd")"
+fi
+# SIGTERM: gone within 2 s, every line whole, no probe file
+sleep 0.5
+t0=$(date +%s.%N); kill -TERM $W; wait $W; rc=$?; t1=$(date +%s.%N)
+el=$(echo "$t1 - $t0" | bc)
+if [ $rc -eq 0 ] && [ "$(echo "$el < 2" | bc)" = 1 ] && [ ! -e /proc/$W ] && [ -z "$(ls -A "$sd" | grep probe)" ] &&
+   python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$sd/history.jsonl" &&
+   [ "$(tail -c 1 "$sd/history.jsonl" | od -An -c | tr -d ' ')" = '\n' ]; then
+	t_ok "sigterm_exit (${el} s)"
+else
+	t_fail sigterm_exit "rc=$rc ${el}s $(ls -A "$sd")"
+fi
+
+# --- ENOSPC: a small tmpfs as the state directory --------------------------
+if t_is_root; then
+	small_mnt="$tmp/small"; mkdir -p "$small_mnt" "$tmp/probe"
+	mount -t tmpfs -o size=256k none "$small_mnt"
+	"$VPSBENCH" watch --state-dir "$small_mnt" --dir "$tmp/probe" --baseline $BASE --every 100ms --listen none \
+		--prom-file "$tmp/enospc.prom" "${FAST[@]}" 2>"$tmp/enospc.err" &
+	W=$!; pids+=($W)
+	for _ in $(seq 100); do [ "$(cat "$small_mnt/history.jsonl" 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.1; done
+	dd if=/dev/zero of="$small_mnt/fill" bs=1k 2>/dev/null
+	sleep 1.5
+	errs=$(awk '/^vpsbench_watch_history_write_errors_total/ {print $2}' "$tmp/enospc.prom")
+	rounds_full=$(awk '/^vpsbench_watch_rounds_total/ {print $2}' "$tmp/enospc.prom")
+	rm -f "$small_mnt/fill"
+	sleep 1
+	rounds_after=$(awk '/^vpsbench_watch_rounds_total/ {print $2}' "$tmp/enospc.prom")
+	kill -TERM $W; wait $W
+	if [ "${errs:-0}" -gt 0 ] && [ "${rounds_after:-0}" -gt "${rounds_full:-0}" ] &&
+	   python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert rows[-1]["write_errors"] > 0
+seqs = [r["seq"] for r in rows]
+assert seqs == sorted(seqs)' "$small_mnt/history.jsonl" && grep -q 'No space left on device' "$tmp/enospc.err"; then
+		t_ok "enospc_keeps_probing ($errs write errors, every line parses, written again after)"
+	else
+		t_fail enospc_keeps_probing "errs=$errs rounds $rounds_full -> $rounds_after $(cat "$tmp/enospc.err")"
+	fi
+	umount "$small_mnt"; small_mnt=
+else
+	t_skip enospc_keeps_probing "needs root (a small tmpfs)"
+fi
+
+# --- idle gate: stress-ng beside it ----------------------------------------
+if command -v stress-ng >/dev/null; then
+	sd="$tmp/gate"; mkdir -p "$sd"
+	stress-ng --cpu 2 --timeout 30s >/dev/null 2>&1 &
+	S=$!; pids+=($S)
+	sleep 2
+	"$VPSBENCH" watch --state-dir "$sd" --baseline $BASE --every 200ms --rounds 5 --listen none \
+		--probe-time 100ms --budget 100 --max-cpu 50 --max-load 100000 --max-psi 100 2>"$tmp/gate.err"; rc=$?
+	kill $S; wait $S 2>/dev/null
+	out=$(python3 - "$sd/history.jsonl" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert len(rows) == 5, len(rows)
+for r in rows:
+    for k, p in r["probes"].items():
+        assert p["status"] == "skipped" and p["reason"].startswith("busy: cpu "), (k, p)
+        assert all(v is None for kk, v in p.items() if kk not in ("status", "reason")), p
+print(rows[0]["probes"]["randread"]["reason"])
+PY
+); prc=$?
+	[ $rc -eq 0 ] && [ $prc -eq 0 ] && t_ok "idle_gate_skips ($out)" || t_fail idle_gate_skips "rc=$rc $out"
+else
+	[ -n "${CI:-}" ] && t_fail idle_gate_skips "no stress-ng" || t_skip idle_gate_skips "no stress-ng"
+fi
+
+# --- soak under ASan: RSS and fds flat -------------------------------------
+SAN=./build/san/vpsbench
+N=${SOAK_ROUNDS:-$([ -n "${CI:-}" ] && echo 300 || echo 1000)}
+if [ -x "$SAN" ]; then
+	sd="$tmp/soak"; mkdir -p "$sd"
+	ASAN_OPTIONS=detect_leaks=1 "$SAN" watch --state-dir "$sd" --baseline $BASE --every 100ms --rounds "$N" \
+		--listen none --history-max 64k --probe-time 20ms --budget 20 --max-load 100000 --max-cpu 100 --max-psi 100 \
+		2>"$tmp/soak.err" &
+	W=$!; pids+=($W)
+	early_rss=; early_fd=
+	while kill -0 $W 2>/dev/null; do
+		n=$(cat "$sd/history.jsonl" "$sd/history.jsonl.1" 2>/dev/null | wc -l)
+		if [ -z "$early_rss" ] && [ "$(cat "$sd/history.jsonl" 2>/dev/null | wc -l)" -ge $((N / 10)) ]; then
+			early_rss=$(rss $W); early_fd=$(ls /proc/$W/fd | wc -l)
+		fi
+		if [ -n "$early_rss" ]; then
+			r=$(rss $W 2>/dev/null) && late_rss=$r; f=$(ls /proc/$W/fd 2>/dev/null | wc -l) && [ "$f" -gt 0 ] && late_fd=$f
+		fi
+		sleep 1
+	done
+	wait $W; rc=$?
+	size=$(stat -c %s "$sd/history.jsonl")
+	if [ $rc -eq 0 ] && [ -n "$early_rss" ] && [ $((late_rss - early_rss)) -lt 8192 ] && [ "$late_fd" -eq "$early_fd" ] &&
+	   [ "$size" -le 65536 ] && [ -s "$sd/history.jsonl.1" ] && ! grep -q 'ERROR: \(Address\|Leak\)Sanitizer' "$tmp/soak.err"; then
+		t_ok "soak_$N (RSS $early_rss -> $late_rss KiB, fds $early_fd -> $late_fd, history $size bytes + .1)"
+	else
+		t_fail "soak_$N" "rc=$rc RSS $early_rss -> $late_rss fds $early_fd -> $late_fd size $size $(tail -5 "$tmp/soak.err")"
+	fi
+else
+	t_fail soak "no $SAN (make build/san/vpsbench)"
+fi
+t_summary smoke_watch
