@@ -25,6 +25,16 @@ BASE=tests/fixtures/watch/baseline.json
 FAST=(--probe-time 100ms --budget 100 --max-load 100000 --max-cpu 100 --max-psi 100)
 port() { echo $((20000 + RANDOM % 20000)); }
 
+# --- --help in step with the man page and the README -----------------------
+"$VPSBENCH" watch --help > "$tmp/help" 2>&1; rc=$?
+missing=""
+for o in $(grep -oE '^  --[a-z-]+' "$tmp/help" | tr -d ' '); do
+	[ "$o" = --help ] && continue
+	sed 's/\\-/-/g' man/vpsbench.1 | sed -n '/^\.SH WATCH/,/^\.SH /p' | grep -q -- "$o" || missing="$missing man:$o"
+	sed -n '/^## vpsbench watch/,/^## Progress/p' README.md | grep -q -- "$o" || missing="$missing readme:$o"
+done
+[ $rc -eq 0 ] && [ -z "$missing" ] && t_ok watch_help_in_step_with_docs || t_fail watch_help_in_step_with_docs "rc=$rc$missing"
+
 # --- bad input ---------------------------------------------------------
 bad() { # NAME EXPECT ARGS...
 	local name=$1 expect=$2 sd="$tmp/bad-$1"; shift 2
