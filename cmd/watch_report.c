@@ -1,82 +1,86 @@
 /*
- * watch_report.c — `vpsbench watch --report`: reads the state directory's
- * history and prints what it covers. (First cut: rounds counted; the full
- * analysis and renderers follow.)
+ * watch_report.c — `vpsbench watch --report`: load the state directory
+ * (grade/watch_hist_read.c), analyse the period (grade/watch_hist_calc.c),
+ * print the text summary and write the HTML page (render/watch/).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd/watch_report.h"
+#include "grade/watch_hist.h"
+#include "render/watch/watch_render.h"
 
-#ifdef HAVE_CJSON
-#include <cjson/cJSON.h>
-
-struct counts {
-	unsigned lines, malformed;
-};
-
-static int count_file(const char *path, struct counts *c, int must_exist)
+/* The page goes to FILE.tmp, renamed over FILE once whole: a reader never sees half a page. */
+static int write_html(const char *path, const struct watch_hist *h)
 {
-	FILE *fp = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
+	size_t n = strlen(path) + 8;
+	char *tmp = malloc(n);
+	FILE *f;
+	int rc = -1;
 
-	if (!fp) {
-		if (!must_exist && errno == ENOENT)
-			return 0;
-		fprintf(stderr, "vpsbench: watch --report: cannot open %s: %s\n", path, strerror(errno));
+	if (!tmp) {
+		fprintf(stderr, "vpsbench: watch --report: --html %s: out of memory\n", path);
 		return -1;
 	}
-	while ((n = getline(&line, &cap, fp)) > 0) {
-		cJSON *o = cJSON_Parse(line);
-
-		if (o && cJSON_IsObject(o))
-			c->lines++;
-		else
-			c->malformed++;
-		cJSON_Delete(o);
+	snprintf(tmp, n, "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(stderr, "vpsbench: watch --report: --html %s: cannot create %s: %s\n", path, tmp,
+			strerror(errno));
+		free(tmp);
+		return -1;
 	}
-	free(line);
-	fclose(fp);
-	return 0;
+	if (watch_html(f, h) < 0 || fflush(f) != 0 || ferror(f)) {
+		fprintf(stderr, "vpsbench: watch --report: --html %s: write failed: %s\n", tmp, strerror(errno));
+		fclose(f);
+	} else if (fclose(f) != 0) {
+		fprintf(stderr, "vpsbench: watch --report: --html %s: close failed: %s\n", tmp, strerror(errno));
+	} else if (rename(tmp, path) < 0) {
+		fprintf(stderr, "vpsbench: watch --report: --html: cannot rename %s to %s: %s\n", tmp, path,
+			strerror(errno));
+	} else {
+		rc = 0;
+	}
+	if (rc < 0 && unlink(tmp) < 0 && errno != ENOENT)
+		fprintf(stderr, "vpsbench: watch --report: cannot remove %s: %s\n", tmp, strerror(errno));
+	free(tmp);
+	return rc;
 }
 
 int watch_report_run(const struct watch_report_args *a)
 {
-	char path[4096];
-	struct counts c = { 0, 0 };
-	struct stat st;
+	struct watch_hist h;
+	char why[4096 + 256];
 	FILE *out = a->out ? a->out : stdout;
+	int rc = 1;
 
-	if (!a->state_dir || stat(a->state_dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "vpsbench: watch --report: state directory %s: %s\n",
-			a->state_dir ? a->state_dir : "(none)",
-			a->state_dir && errno ? strerror(errno) : "not a directory");
+	memset(&h, 0, sizeof(h));
+	if (!a->state_dir || !*a->state_dir) {
+		fprintf(stderr, "vpsbench: watch --report: no state directory\n");
 		return 1;
 	}
-	snprintf(path, sizeof(path), "%s/history.jsonl.1", a->state_dir);
-	if (count_file(path, &c, 0) < 0)
-		return 1;
-	snprintf(path, sizeof(path), "%s/history.jsonl", a->state_dir);
-	if (count_file(path, &c, 1) < 0)
-		return 1;
-	if (!c.lines) {
-		fprintf(stderr, "vpsbench: watch --report: %s: no history rounds\n", path);
-		return 1;
+	if (watch_hist_load(&h, a->state_dir, why, sizeof(why)) < 0) {
+		fprintf(stderr, "vpsbench: watch --report: %s\n", why);
+		goto out;
 	}
-	fprintf(out, "vpsbench watch report: %u rounds, %u malformed lines skipped\n",
-		c.lines, c.malformed);
-	return 0;
+	if (!h.n) {
+		fprintf(stderr, "vpsbench: watch --report: %s/history.jsonl: no history round (%u line%s, "
+			"%u malformed)\n", a->state_dir, h.lines, h.lines == 1 ? "" : "s", h.malformed + h.foreign);
+		goto out;
+	}
+	watch_hist_analyse(&h, a->since_s);
+	/* the page first: a page that cannot be written is exit 1 with nothing printed */
+	if (a->html_path && write_html(a->html_path, &h) < 0)
+		goto out;
+	if (watch_text(out, &h) < 0 || fflush(out) != 0) {
+		fprintf(stderr, "vpsbench: watch --report: writing the summary: %s\n", strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	watch_hist_free(&h);
+	return rc;
 }
-#else
-int watch_report_run(const struct watch_report_args *a)
-{
-	(void)a;
-	fprintf(stderr, "vpsbench: watch --report: unavailable: built without cJSON\n");
-	return 1;
-}
-#endif

@@ -170,17 +170,22 @@ static void svg_ytick(FILE *f, double y, double y0, double y1, const char *label
 	fputs("</text>\n", f);
 }
 
+/* A tick whose label starts, centres or ends at it (anchor "start", "middle", "end"). */
+static void svg_xtick_anchor(FILE *f, double xx, double tx, const char *anchor, const char *label)
+{
+	fprintf(f, "<line class=\"ax\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", xx, CH - MB,
+		xx, CH - MB + 4);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">", tx, CH - MB + 17, anchor);
+	html_esc(f, label);
+	fputs("</text>\n", f);
+}
+
 /* A tick at the right end is anchored there, so its label is not cut off. */
 static void svg_xtick(FILE *f, double xx, const char *label)
 {
 	bool last = xx >= CW - MR - 0.5;
 
-	fprintf(f, "<line class=\"ax\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", xx, CH - MB,
-		xx, CH - MB + 4);
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">", last ? CW - 2 : xx, CH - MB + 17,
-		last ? "end" : "middle");
-	html_esc(f, label);
-	fputs("</text>\n", f);
+	svg_xtick_anchor(f, xx, last ? CW - 2 : xx, last ? "end" : "middle", label);
 }
 
 /* fmt_ns with the micro sign: "4.65 µs". */
@@ -1046,7 +1051,7 @@ int render_html(FILE *f, const struct bench_report *rep, const struct bench_plan
 
 /*
  * The page style and chart pieces, shared with the fleet page
- * (fleet_html.c) so both draw alike.
+ * (fleet_html.c) and the watch report (watch_html.c) so all draw alike.
  */
 
 const char *html_css(void)
@@ -1077,4 +1082,24 @@ void html_svg_xtick(FILE *f, double xx, const char *label)
 void html_svg_xlabel(FILE *f, const char *text)
 {
 	svg_xlabel(f, text);
+}
+
+void html_svg_xtick_anchor(FILE *f, double xx, double tx, const char *anchor, const char *label)
+{
+	svg_xtick_anchor(f, xx, tx, anchor, label);
+}
+
+double html_py(double y, double y0, double y1)
+{
+	return py(y, y0, y1);
+}
+
+void html_svg_ytick(FILE *f, double y, double y0, double y1, const char *label)
+{
+	svg_ytick(f, y, y0, y1, label);
+}
+
+void html_svg_ylabel(FILE *f, const char *text)
+{
+	svg_ylabel(f, text);
 }

@@ -1,0 +1,215 @@
+# smoke_watch_report.sh — `vpsbench watch --report` on the recorded histories
+# of tests/fixtures/watch/: the text summary (golden), --since, malformed
+# lines, the --html page (one series per metric, points as the history has
+# figures, spans shaded, skipped and failed rounds marked, nothing external,
+# reasons escaped) and its layout in headless Chromium at desktop and phone
+# width (tests/helpers/html_layout.js); bad input: one line, exit 1.
+. tests/lib.sh
+tmp=$(t_tmpdir); trap 'rm -rf "$tmp"' EXIT
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+F=tests/fixtures/watch
+G=tests/golden
+
+# one_line_exit1 NAME WANT ARGS...: exit 1, one line on stderr containing WANT, nothing on stdout
+one_line_exit1() {
+	local n=$1 want=$2 rc; shift 2
+	"$VPSBENCH" watch --report "$@" >"$tmp/o" 2>"$tmp/e"; rc=$?
+	if [ $rc -eq 1 ] && [ "$(wc -l < "$tmp/e")" -eq 1 ] && grep -qF -- "$want" "$tmp/e" && [ ! -s "$tmp/o" ]; then
+		t_ok "$n"
+	else
+		t_fail "$n" "rc=$rc stderr: $(head -c 300 "$tmp/e")"
+	fi
+}
+
+for fx in degraded skipped broken; do
+	"$VPSBENCH" watch --report --state-dir "$F/$fx" >"$tmp/$fx.txt" 2>"$tmp/err"; rc=$?
+	if [ $rc -eq 0 ] && [ ! -s "$tmp/err" ] && diff -u "$G/watch-$fx.txt" "$tmp/$fx.txt"; then
+		t_ok "text_golden_$fx"
+	else
+		t_fail "text_golden_$fx" "rc=$rc $(head -c 300 "$tmp/err")"
+	fi
+done
+"$VPSBENCH" watch --report --state-dir "$F/flat" --since 2h >"$tmp/since.txt" 2>&1
+diff -u "$G/watch-flat-since.txt" "$tmp/since.txt" >/dev/null && t_ok text_golden_flat_since || t_fail text_golden_flat_since
+"$VPSBENCH" watch --report --state-dir "$F/degraded" --since 10h >"$tmp/s10.txt" 2>&1
+if grep -q '^Period    : 2026-12-01 13:45 UTC to 2026-12-01 23:45 UTC (10 h 0 min), the last 10 h 0 min' "$tmp/s10.txt" \
+   && grep -q '^Rounds    : 41 ' "$tmp/s10.txt" \
+   && grep -q '2026-12-01 13:45 to 2026-12-01 15:30 UTC (1 h 45 min): 7 rounds' "$tmp/s10.txt"; then
+	t_ok since_10h_cuts_the_span
+else
+	t_fail since_10h_cuts_the_span "$(grep -E '^(Period|Rounds)' "$tmp/s10.txt" | tr '\n' ' ')"
+fi
+"$VPSBENCH" watch --report --state-dir "$F/degraded" --since 2d > "$tmp/s2d.txt" 2>&1 &&
+	grep -q 'the last 2 d 0 h of the history' "$tmp/s2d.txt" && grep -q '^Rounds    : 96 ' "$tmp/s2d.txt" \
+	&& t_ok since_days || t_fail since_days "$(head -3 "$tmp/s2d.txt")"
+grep -q 'skipped: 2 malformed (the last line is incomplete), 1 not a vpsbench-watch-1 line' "$tmp/broken.txt" \
+	&& t_ok malformed_lines_counted || t_fail malformed_lines_counted
+
+# bad input
+one_line_exit1 missing_state_dir "$tmp/nope: No such file or directory" --state-dir "$tmp/nope"
+mkdir "$tmp/empty"
+one_line_exit1 no_history "$tmp/empty/history.jsonl: No such file or directory" --state-dir "$tmp/empty"
+mkdir "$tmp/garbage" && printf 'not json\n{"schema":"x"}\n' > "$tmp/garbage/history.jsonl"
+one_line_exit1 only_garbage "no history round (2 lines, 2 malformed)" --state-dir "$tmp/garbage"
+one_line_exit1 bad_since "--since 'soon'" --state-dir "$F/flat" --since soon
+one_line_exit1 since_needs_value "--since needs a value" --state-dir "$F/flat" --since
+one_line_exit1 unknown_option "unknown option '--no-such'" --state-dir "$F/flat" --no-such x
+one_line_exit1 html_dir_missing "$tmp/nodir/w.html.tmp: No such file or directory" --state-dir "$F/flat" --html "$tmp/nodir/w.html"
+[ ! -e "$tmp/nodir" ] && t_ok html_nothing_left || t_fail html_nothing_left
+
+# the page: a copy of skipped/ whose reason needs escaping
+cp -r "$F/skipped" "$tmp/esc"
+sed -i 's/busy: cpu 97% > 50%/busy: cpu 97% > 50% <b>\&\\"x'"'"'/g' "$tmp/esc/history.jsonl"
+for fx in degraded skipped esc; do
+	d="$F/$fx"; [ "$fx" = esc ] && d="$tmp/esc"
+	"$VPSBENCH" watch --report --state-dir "$d" --html "$tmp/$fx.html" >/dev/null 2>"$tmp/err"; rc=$?
+	if [ $rc -eq 0 ] && [ -s "$tmp/$fx.html" ] && [ ! -s "$tmp/err" ] && [ ! -e "$tmp/$fx.html.tmp" ]; then
+		t_ok "html_written_$fx"
+	else
+		t_fail "html_written_$fx" "rc=$rc $(head -c 300 "$tmp/err")"
+	fi
+done
+python3 - "$tmp" "$F" >"$tmp/py" 2>&1 <<'PY'
+import html.parser, json, os, sys
+tmp, F = sys.argv[1], sys.argv[2]
+METRICS = ["randread_p99_us", "fsync_p99_us", "prime_events_per_s", "dram_ns", "wakeup_p99_us"]
+FIG = {"randread_p99_us": ("randread", "p99_us"), "fsync_p99_us": ("fsync", "p99_us"),
+       "prime_events_per_s": ("prime", "events_per_s"), "dram_ns": ("dram", "ns")}
+
+def rounds(d):
+    out = []
+    for fn in ("history.jsonl.1", "history.jsonl"):
+        p = os.path.join(d, fn)
+        if os.path.exists(p):
+            for l in open(p):
+                try:
+                    o = json.loads(l)
+                except ValueError:
+                    continue
+                if o.get("schema") == "vpsbench-watch-1":
+                    out.append(o)
+    return out
+
+def value(o, m):
+    if m == "wakeup_p99_us":
+        return o["wakeup"]["p99_us"]
+    p, k = FIG[m]
+    return o["probes"][p][k]
+
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.sec, self.per, self.bad = None, {}, []
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "section" and a.get("class") == "metric":
+            self.sec = a["id"]
+            self.per[self.sec] = {"points": 0, "svgs": 0, "deg": 0, "skip": 0, "fail": 0, "base": None,
+                                  "dots": 0}
+        s = self.per.get(self.sec)
+        if tag in ("script", "img", "link", "iframe", "object", "embed"):
+            self.bad.append("element " + tag)
+        for k, v in attrs:
+            if k in ("src", "href") or (v and ("http:" in v or "https:" in v)):
+                self.bad.append("reference %s=%s" % (k, v))
+        if not s:
+            return
+        if tag == "svg":
+            s["svgs"] += 1
+        if tag == "polyline" and "series" in a.get("class", ""):
+            s["points"] += len(a["points"].split())
+        if tag == "circle" and a.get("class") == "mk-rd":
+            s["dots"] += 1
+        if tag == "rect" and a.get("class") == "deg":
+            s["deg"] += 1
+        if tag == "line" and a.get("class") in ("skip", "fail"):
+            s[a["class"]] += 1
+        if tag == "line" and a.get("class") == "avg base":
+            s["base"] = float(a["data-baseline"])
+
+fails = []
+for name, d, want in (("degraded", os.path.join(F, "degraded"), {"randread_p99_us": (1, 0, 0), "wakeup_p99_us": (1, 0, 0)}),
+                      ("skipped", os.path.join(F, "skipped"), {"randread_p99_us": (0, 4, 0), "fsync_p99_us": (0, 1, 0),
+                                                              "prime_events_per_s": (0, 0, 1), "dram_ns": (0, 1, 0)})):
+    page = open(os.path.join(tmp, name + ".html"), encoding="utf-8").read()
+    p = P(); p.feed(page)
+    fails += ["%s: %s" % (name, b) for b in p.bad]
+    if "url(" in page or "@import" in page:
+        fails.append(name + ": CSS loads something")
+    rs = rounds(d)
+    for m in METRICS:
+        s = p.per.get(m)
+        if not s:
+            fails.append("%s: no section %s" % (name, m)); continue
+        n = sum(1 for o in rs if value(o, m) is not None)
+        if s["svgs"] != 1 or s["points"] != n:
+            fails.append("%s %s: %d svgs, %d points, history has %d figures" % (name, m, s["svgs"], s["points"], n))
+        deg, skip, fail = want.get(m, (0, 0, 0))
+        if (s["deg"], s["skip"], s["fail"]) != (deg, skip, fail):
+            fails.append("%s %s: deg/skip/fail %s, want %s" % (name, m, (s["deg"], s["skip"], s["fail"]), (deg, skip, fail)))
+        if s["base"] is None:
+            fails.append("%s %s: no baseline line" % (name, m))
+    if p.per.get("randread_p99_us", {}).get("base") != 74.2:
+        fails.append("%s: randread baseline line at %s, want 74.2" % (name, p.per.get("randread_p99_us", {}).get("base")))
+page = open(os.path.join(tmp, "esc.html"), encoding="utf-8").read()
+if "<b>&" in page or "&lt;b&gt;&amp;&quot;x&#39;" not in page:
+    fails.append("a reason is not escaped")
+for f in fails:
+    print("FAIL:", f)
+print("checked %d pages" % 3)
+sys.exit(1 if fails else 0)
+PY
+if [ $? -eq 0 ]; then t_ok html_structure; else t_fail html_structure "$(tr '\n' ' ' < "$tmp/py" | head -c 800)"; fi
+
+if [ -z "$CHROMIUM" ]; then
+	t_skip html_layout "chromium not installed (apt-get install chromium)"
+	t_summary watch_report
+	exit
+fi
+# the page's layout as smoke_html.sh checks the run report's: every SVG text
+# box overlaps no other and lies inside its SVG; chart text about the body's size
+layout() { # PAGE WIDTH OUT
+	local prof; prof=$(mktemp -d "$tmp/prof.XXXXXX")
+	python3 - "$1" "$2" tests/helpers/html_layout.js > "$1.layout.html" <<'PY'
+import html, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+js = open(sys.argv[3]).read()
+page = page.replace("</body></html>", "<script>" + js + "</script></body></html>")
+print('<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0">'
+      '<iframe style="border:0" width="%s" height="3000" srcdoc="%s"></iframe></body></html>'
+      % (sys.argv[2], html.escape(page, quote=True)))
+PY
+	timeout 90 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$prof" --window-size=1400,3000 --dump-dom "file://$1.layout.html" \
+		> "$3" 2>/dev/null
+}
+for fx in degraded skipped; do
+	for w in 1200 390; do
+		layout "$tmp/$fx.html" $w "$tmp/dom$fx$w"
+		python3 - "$tmp/dom$fx$w" $w > "$tmp/lay$fx$w" 2>&1 <<'PY'
+import html, json, re, sys
+m = re.search(r'<pre id="layout-result">(.*?)</pre>', open(sys.argv[1]).read(), re.S)
+assert m, "no layout result in the dumped DOM"
+r = json.loads(html.unescape(m.group(1)))
+print("width %s: %d texts in %d svgs, chart text %.1f-%.1f px, body %.1f px" % (
+    r["width"], r["texts"], r["svgs"], r["min_text_px"], r["max_text_px"], r["body_px"]))
+bad = list(r["problems"])
+if r["width"] != int(sys.argv[2]):
+    bad.append("rendered at %s px, not %s" % (r["width"], sys.argv[2]))
+if r["svgs"] < 5 or r["texts"] < 50:
+    bad.append("too little measured")
+if r["max_text_px"] > r["body_px"] * 1.05:
+    bad.append("chart text %.1f px, larger than the body's %.1f px" % (r["max_text_px"], r["body_px"]))
+if r["min_text_px"] < 9:
+    bad.append("chart text %.1f px: too small to read" % r["min_text_px"])
+for b in bad:
+    print("FAIL:", b)
+sys.exit(1 if bad else 0)
+PY
+		if [ $? -eq 0 ]; then t_ok "html_layout_${fx}_$w" "$(head -1 "$tmp/lay$fx$w")"
+		else t_fail "html_layout_${fx}_$w" "$(tr '\n' ' ' < "$tmp/lay$fx$w" | head -c 700)"; fi
+		head -1 "$tmp/lay$fx$w" | sed 's/^/  /'
+	done
+done
+t_summary watch_report
