@@ -268,16 +268,17 @@ static void watch_loop(struct watcher *w, uint64_t seq)
 		uint64_t t0, t1;
 
 		/* the busy share is over the last second before the round (or what is left of the wait) */
-		if (due > mono_ns() + 1000000000ULL && !sleep_until(w, due - 1000000000ULL))
-			break;
-		if (due > mono_ns()) {
+		/* the busy share: over the last second, or the wait since the last round if shorter */
+		if (due > mono_ns() + 1000000000ULL) {
+			if (!sleep_until(w, due - 1000000000ULL))
+				break;
 			watch_cpu_ticks_read(&since);
 			since_ns = mono_ns();
 		}
 		if (!sleep_until(w, due))
 			break;
-		/* at least a quarter second of ticks (10 ms each) behind the busy share */
-		if (mono_ns() < since_ns + GATE_MIN_WINDOW_NS &&
+		/* the first round: at least a quarter second of ticks (10 ms each) behind it */
+		if (!last_start && mono_ns() < since_ns + GATE_MIN_WINDOW_NS &&
 		    !sleep_until(w, since_ns + GATE_MIN_WINDOW_NS))
 			break;
 		memset(&r, 0, sizeof(r));
@@ -314,6 +315,8 @@ static void watch_loop(struct watcher *w, uint64_t seq)
 		write_outputs(w, &r);
 		if (w->o.rounds && ++done >= w->o.rounds)
 			break;
+		watch_cpu_ticks_read(&since);
+		since_ns = mono_ns();
 		due = t0 + (uint64_t)((double)every * (1.0 + jitter(&w->rng)));
 	}
 }

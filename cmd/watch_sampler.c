@@ -11,6 +11,15 @@
 #include "core/clock.h"
 
 #define PERIOD_NS 1000000ULL
+/*
+ * Sleeps of 1 ms in bursts: a wake-up costs about 26 us of CPU on a VM here
+ * (2.6% of a CPU at 1000 a second), so BURST sleeps of 1 ms run every
+ * BURST_EVERY_NS and the one between bursts is counted too (a timer's
+ * lateness does not depend on how long it slept): 11 wake-ups a second,
+ * 0.03% of a CPU here quiet, under 0.1% with the machine loaded 10-fold.
+ */
+#define BURST 10
+#define BURST_EVERY_NS 1000000000ULL
 
 static void *sampler_main(void *arg)
 {
@@ -18,7 +27,7 @@ static void *sampler_main(void *arg)
 
 	/* the default 50 us slack would be counted as lateness */
 	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	for (;;) {
+	for (unsigned i = 0;; i = (i + 1) % (BURST + 1)) {
 		struct timespec ts;
 		uint64_t target, now;
 		unsigned gen;
@@ -33,7 +42,7 @@ static void *sampler_main(void *arg)
 		gen = s->gen;
 		pthread_mutex_unlock(&s->mu);
 
-		target = mono_ns() + PERIOD_NS;
+		target = mono_ns() + (i < BURST ? PERIOD_NS : BURST_EVERY_NS - BURST * PERIOD_NS);
 		ts.tv_sec = (time_t)(target / 1000000000ULL);
 		ts.tv_nsec = (long)(target % 1000000000ULL);
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)

@@ -1,7 +1,8 @@
 /*
  * watch_sampler.h — the wake-up sampler of `vpsbench watch`: a thread that
- * sleeps 1 ms (clock_nanosleep, timer slack 1 ns) and records how late it
- * woke in fio's histogram; paused while the probes run (they are the
+ * sleeps 1 ms (clock_nanosleep, timer slack 1 ns), ten times in a burst
+ * once a second, and records how late each sleep (and the one
+ * between bursts) woke in fio's histogram; paused while the probes run (they are the
  * load, not the host's); p99 and max per round interval.
  */
 #ifndef VPSBENCH_WATCH_SAMPLER_H

@@ -535,6 +535,9 @@ void options_help(FILE *f, const char *const *metric_names, const char *const *m
 	fprintf(f, "\nRank a fleet's JSON reports (files or directories):\n"
 		"  vpsbench fleet REPORT...|DIR [--format text|json|csv|html] [--outlier PCT]\n"
 		"                 [--require EXPR,...] [--no-color]\n");
+	fprintf(f, "\nWatch this machine over days against a baseline (vpsbench watch --help):\n"
+		"  vpsbench watch [--baseline FILE] [--state-dir DIR] [--every DUR] [--listen ADDR:PORT|none]\n"
+		"  vpsbench watch --report [--state-dir DIR] [--since DUR] [--html FILE]\n");
 	fprintf(f, "\nProfiles:");
 	for (int i = 0; plan_profile_names[i]; i++)
 		fprintf(f, " %s", plan_profile_names[i]);
