@@ -2,25 +2,38 @@
 # Runs the unit/fixture tests, then every tests/smoke_*.sh, and prints the
 # totals as one "N passed, N failed" line (CI reads it). Exit 1 on failure.
 #
-# Smoke scripts run TEST_JOBS at a time (default 2): most of their time is
-# spent waiting on child processes, servers and fsync, not on a CPU. A
-# script whose checks depend on having the machine to itself (throughput
-# against a shaped link, a CPU share under a quota, a global sysctl) says
-# so with a line "# run-all: alone" and runs afterwards with no other test
-# beside it; one that takes minutes says "# run-all: long" and starts
-# first, so the others fill the time beside it; one that needs what
-# RUN_ALL_BEFORE_LAST makes says "# run-all: last" and runs at the end,
-# TEST_JOBS at a time, after that command. CI builds the static libraries
-# at nice 19 during the shared and alone parts (a nice-19 compile takes
-# about 1.5% of a CPU from a test that wants it) and links the static
-# binary, which the "last" scripts run, in RUN_ALL_BEFORE_LAST.
-# TEST_JOBS=1 runs everything one after another. A script that takes far
-# longer than the rest (a whole CI run in a chroot) says "# run-all: opt-in"
-# and runs, alone, only with TEST_OPT_IN=1.
+# A script's first "# run-all: WORD..." line says how it runs (words before
+# any "(" or ":"; several may be given):
+#   (none)  with the others, TEST_JOBS at a time (default 2): most of a
+#           script's time is spent waiting on children, servers and fsync.
+#   alone   its checks need the machine to itself (throughput against a
+#           shaped link, a CPU share under a quota, a global sysctl): runs
+#           afterwards with no other test beside it.
+#   long    may take more than TEST_MAX_S (default 120) seconds; any other
+#           script that does fails the suite. Long shared ones start first,
+#           so the others fill the time beside them.
+#   last    needs what RUN_ALL_BEFORE_LAST makes (CI links the static binary
+#           there): runs at the end, TEST_JOBS at a time, after that command.
+#   opt-in  far longer than the rest (a whole CI run in a chroot): runs,
+#           alone, only with TEST_OPT_IN=1.
+#   check   also in the fast set `make check` runs (TEST_SET=check: the unit
+#           tests and these scripts only).
+# CI builds the static libraries at nice 19 during the shared and alone parts
+# (a nice-19 compile takes about 1.5% of a CPU from a test that wants it).
+#
+# At the end the suite fails naming anything a test left behind: a mount
+# below a vpsbench-* directory, a loop device, a vpsbench* cgroup, a network
+# namespace, a process started by a test (each carries VPSBENCH_SUITE_TOKEN
+# in its environment), or a file in the suite's own TMPDIR, /tmp/vpsbench-*
+# or /dev/shm/vpsbench-*.
 cd "$(dirname "$0")/.." || exit 1
 export VPSBENCH_SRCDIR=$PWD
 jobs_max=${TEST_JOBS:-2}
 case $jobs_max in '' | *[!0-9]* | 0) echo "run-all: TEST_JOBS must be a positive integer" >&2; exit 1 ;; esac
+max_s=${TEST_MAX_S:-120}
+case $max_s in '' | *[!0-9]* | 0) echo "run-all: TEST_MAX_S must be a positive integer" >&2; exit 1 ;; esac
+set_name=${TEST_SET:-all}
+case $set_name in all | check) ;; *) echo "run-all: TEST_SET must be all or check" >&2; exit 1 ;; esac
 pass=0; fail=0; skip=0
 tally() { # reads "...: N passed, N failed, N skipped" lines from a log
 	local line
@@ -29,12 +42,40 @@ tally() { # reads "...: N passed, N failed, N skipped" lines from a log
 	set -- $(echo "$line" | sed -E 's/^[^:]+: ([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?.*/\1 \2 \4/')
 	pass=$((pass+$1)); fail=$((fail+$2)); skip=$((skip+${3:-0}))
 }
-logs=$(mktemp -d); trap 'rm -rf "$logs"' EXIT
+logs=$(mktemp -d "${TMPDIR:-/tmp}/vpsbench-suite-logs.XXXXXX") || exit 1
+# the tests' own temporary files go below a TMPDIR of the suite's, checked
+# empty at the end (1777 like /tmp: nginx's and nobody's processes read it)
+suite_tmp=$(mktemp -d "${TMPDIR:-/tmp}/vpsbench-suite-tmp.XXXXXX") || exit 1
+chmod 1777 "$suite_tmp"
+trap 'rm -rf "$logs" "$suite_tmp"' EXIT
+export TMPDIR=$suite_tmp
+# every process a test starts inherits this; one still running at the end
+# was left behind
+VPSBENCH_SUITE_TOKEN=$$.$RANDOM$RANDOM
+export VPSBENCH_SUITE_TOKEN
 start=$SECONDS
-# the mounts below the tests' temporary directories (vpsbench-*), now and
-# at the end: one made by a test and left behind fails the suite
-test_mounts() { awk '$5 ~ /\/vpsbench-/ { print $5 }' /proc/self/mountinfo | sort; }
-test_mounts > "$logs/mounts.before"
+
+# leftovers KIND: what the tests could leave behind, one per line
+leftovers() {
+	case $1 in
+	mount) awk '$5 ~ /\/vpsbench-/ { print $5 }' /proc/self/mountinfo | sort ;;
+	loop) losetup -n -O NAME,BACK-FILE 2>/dev/null | sort ;;
+	cgroup) find /sys/fs/cgroup -mindepth 1 -type d -name 'vpsbench*' 2>/dev/null | sort ;;
+	netns) ip netns list 2>/dev/null | awk '{ print $1 }' | sort ;;
+	tmp) { ls -d /tmp/vpsbench-* /dev/shm/vpsbench-* 2>/dev/null | grep -v -e "^$logs\$" -e "^$suite_tmp\$"
+	       find "$suite_tmp" -mindepth 1 -maxdepth 1 2>/dev/null; } | sort ;;
+	process) # (grep without the token in its own environment)
+		local f pid
+		for f in $(env -u VPSBENCH_SUITE_TOKEN grep -lsz "^VPSBENCH_SUITE_TOKEN=$VPSBENCH_SUITE_TOKEN\$" /proc/[0-9]*/environ); do
+			pid=${f#/proc/}; pid=${pid%/environ}
+			[ "$pid" = $$ ] && continue
+			echo "pid $pid: $(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | cut -c1-160)"
+		done ;;
+	esac
+}
+kinds="mount loop cgroup netns tmp process"
+for k in $kinds; do leftovers "$k" > "$logs/before.$k"; done
+
 echo "== unit and fixture tests (ASan/UBSan)"
 ./build/san/unit > "$logs/unit" 2>&1; rc=$?
 cat "$logs/unit"; tally "$logs/unit" unit
@@ -52,12 +93,18 @@ run_one() {
 	cpu=$(sed -n 2p "$logs/$n.times" | awk '{ s = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); s += a[1] * 60 + a[2] } printf "%d", s + 0.5 }')
 	echo "$((SECONDS - t0)) ${cpu:-?}" > "$logs/$n.s"
 }
-long=(); shared=(); alone=(); last=()
+# marks SCRIPT: the words of its "# run-all:" line
+marks() { sed -n '0,/^# run-all:/s/^# run-all: *\([^(:]*\).*/\1/p' "$1" | tr ',' ' '; }
+has() { case " $1 " in *" $2 "*) return 0 ;; esac; return 1; }
+long=(); shared=(); alone=(); last=(); declare -A is_long=()
 for t in tests/smoke_*.sh tests/fuzz/smoke.sh; do
-	if grep -q '^# run-all: alone' "$t"; then alone+=("$t")
-	elif grep -q '^# run-all: long' "$t"; then long+=("$t")
-	elif grep -q '^# run-all: last' "$t"; then last+=("$t")
-	elif grep -q '^# run-all: opt-in' "$t"; then [ -n "${TEST_OPT_IN:-}" ] && alone+=("$t")
+	m=$(marks "$t")
+	has "$m" long && is_long[$t]=1
+	if [ "$set_name" = check ]; then has "$m" check && shared+=("$t"); continue; fi
+	if has "$m" opt-in; then [ -n "${TEST_OPT_IN:-}" ] && alone+=("$t")
+	elif has "$m" alone; then alone+=("$t")
+	elif has "$m" last; then last+=("$t")
+	elif has "$m" long; then long+=("$t")
 	else shared+=("$t"); fi
 done
 shared=("${long[@]}" "${shared[@]}")
@@ -78,7 +125,7 @@ for t in "${alone[@]}"; do ( run_one "$t" ); done
 # RUN_ALL_BEFORE_LAST: a command to finish first (CI waits for the static
 # libraries it built beside the other parts and links the static binary);
 # its failure counts as one
-if [ -n "${RUN_ALL_BEFORE_LAST:-}" ]; then
+if [ -n "${RUN_ALL_BEFORE_LAST:-}" ] && [ ${#last[@]} -gt 0 ]; then
 	echo "== before the last part: $RUN_ALL_BEFORE_LAST"
 	if ! bash -c "$RUN_ALL_BEFORE_LAST"; then
 		echo "FAIL the command before the last part"
@@ -88,20 +135,39 @@ fi
 run_some "${last[@]}"
 
 # reports in a fixed order, whatever order they finished in
-times=""
+times=""; slow=""
 for t in "${shared[@]}" "${alone[@]}" "${last[@]}"; do
 	n=$(basename "$t" .sh)
 	echo "== $t"
 	cat "$logs/$n.log"; tally "$logs/$n.log" "$t"
 	times="$times$(cat "$logs/$n.s" 2>/dev/null || echo '? ?') $t"$'\n'
+	s=$(cut -d' ' -f1 "$logs/$n.s" 2>/dev/null)
+	if [ -n "$s" ] && [ "$s" -gt "$max_s" ] && [ -z "${is_long[$t]:-}" ]; then
+		slow="$slow  $t: $s s"$'\n'
+	fi
 done
-left=$(test_mounts | comm -13 "$logs/mounts.before" -)
-if [ -n "$left" ]; then
-	echo "FAIL mounts left behind by the tests:"; echo "$left" | sed 's/^/  /'
+echo "== the suite's own checks"
+if [ -n "$slow" ]; then
+	echo "FAIL scripts over $max_s s without '# run-all: long' on their first line:"; printf '%s' "$slow"
 	fail=$((fail + 1))
 else
-	pass=$((pass + 1)); echo "ok   no mount left behind"
+	pass=$((pass + 1)); echo "ok   no script over $max_s s unless marked long"
 fi
+# anything left behind: compared with before the tests, after up to 5 s for
+# a killed process to end or a loop device to clear
+for k in $kinds; do
+	for _ in $(seq 50); do
+		left=$(leftovers "$k" | comm -13 "$logs/before.$k" -)
+		[ -z "$left" ] && break
+		sleep 0.1
+	done
+	if [ -n "$left" ]; then
+		echo "FAIL left behind by the tests ($k):"; echo "$left" | sed 's/^/  /'
+		fail=$((fail + 1))
+	else
+		pass=$((pass + 1)); echo "ok   no $k left behind"
+	fi
+done
 echo
 echo "scripts by wall seconds, with the CPU seconds each used ($jobs_max at a time, then ${#alone[@]} alone, then ${#last[@]} last; $((SECONDS - start)) s in all):"
 printf '%s' "$times" | sort -rn | awk '{ printf "  %4s s  cpu %4s s  %s\n", $1, $2, $3 }'

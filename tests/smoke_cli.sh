@@ -1,3 +1,4 @@
+# run-all: check (see tests/run-all.sh)
 # smoke_cli.sh — command-line contract: exit codes, one-line errors, help, version.
 . tests/lib.sh
 tmp=$(t_tmpdir); trap 'rm -rf "$tmp"' EXIT

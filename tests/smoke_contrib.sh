@@ -1,3 +1,4 @@
+# run-all: check (see tests/run-all.sh)
 # smoke_contrib.sh — contrib/: the systemd unit passes `systemd-analyze verify`
 # (its ExecStart pointed at the built binary, which must exist) and keeps its
 # hardening; the Prometheus rules pass `promtool check rules` and their test

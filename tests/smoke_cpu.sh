@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: check (see tests/run-all.sh)
 # smoke_cpu.sh — short real cpu runs: every figure checked against its raw
 # parts (events/s = events / seconds, MB/s = bytes / seconds / 10^6,
 # steal % = steal ticks / all ticks, the metrics = the section's figures),

@@ -1,3 +1,4 @@
+# run-all: check (see tests/run-all.sh)
 # smoke_fleet.sh — `vpsbench fleet` on the fixture reports in
 # tests/fixtures/fleet (five default-profile nodes, one of them without
 # its rand module, one yabs-profile node, one broken file, one foreign

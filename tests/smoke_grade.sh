@@ -1,3 +1,4 @@
+# run-all: check (see tests/run-all.sh)
 # smoke_grade.sh — thresholds files, --require gating exit codes end to end,
 # and `compare` against golden outputs (tests/golden/).
 . tests/lib.sh

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: check (see tests/run-all.sh)
 # smoke_mutants.sh — the mutant list of `make mutate` still applies: every
 # mutant's exact text is in its file exactly once (scripts/mutate.py
 # --check), and a stale mutant fails the check with its id named; a module

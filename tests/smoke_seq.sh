@@ -1,3 +1,4 @@
+# run-all: check (see tests/run-all.sh)
 # smoke_seq.sh — short real seq runs: JSON shape and plausible figures,
 # nothing left behind, --zero-fill, --seq-direct, several dirs, the text
 # layout, a signal; as root also O_DIRECT refusal (ramfs), read-only,

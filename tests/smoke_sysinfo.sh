@@ -1,3 +1,4 @@
+# run-all: check (see tests/run-all.sh)
 # smoke_sysinfo.sh — `--only sysinfo` on this machine and on fixture trees:
 # the JSON parses and holds the fields, the text fits in 80 columns; the
 # oversell signs on fixtures (seen, seen absent, unknown) in JSON and text.
