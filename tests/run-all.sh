@@ -24,8 +24,8 @@
 # At the end the suite fails naming anything a test left behind: a mount
 # below a vpsbench-* directory, a loop device, a vpsbench* cgroup, a network
 # namespace, a process started by a test (each carries VPSBENCH_SUITE_TOKEN
-# in its environment), or a file in the suite's own TMPDIR, /tmp/vpsbench-*
-# or /dev/shm/vpsbench-*.
+# in its environment), or a file in the suite's own TMPDIR (every test's
+# temporary files go there) or /dev/shm/vpsbench-*.
 cd "$(dirname "$0")/.." || exit 1
 export VPSBENCH_SRCDIR=$PWD
 jobs_max=${TEST_JOBS:-2}
@@ -62,8 +62,7 @@ leftovers() {
 	loop) losetup -n -O NAME,BACK-FILE 2>/dev/null | sort ;;
 	cgroup) find /sys/fs/cgroup -mindepth 1 -type d -name 'vpsbench*' 2>/dev/null | sort ;;
 	netns) ip netns list 2>/dev/null | awk '{ print $1 }' | sort ;;
-	tmp) { ls -d /tmp/vpsbench-* /dev/shm/vpsbench-* 2>/dev/null | grep -v -e "^$logs\$" -e "^$suite_tmp\$"
-	       find "$suite_tmp" -mindepth 1 -maxdepth 1 2>/dev/null; } | sort ;;
+	tmp) { ls -d /dev/shm/vpsbench-* 2>/dev/null; find "$suite_tmp" -mindepth 1 -maxdepth 1 2>/dev/null; } | sort ;;
 	process) # (grep without the token in its own environment)
 		local f pid
 		for f in $(env -u VPSBENCH_SUITE_TOKEN grep -lsz "^VPSBENCH_SUITE_TOKEN=$VPSBENCH_SUITE_TOKEN\$" /proc/[0-9]*/environ); do
@@ -73,7 +72,10 @@ leftovers() {
 		done ;;
 	esac
 }
-kinds="mount loop cgroup netns tmp process"
+# (TEST_LEFTOVER_KINDS: a subset, for tests/smoke_suite.sh's run-all inside
+# the suite, where the other scripts' mounts, loops, cgroups and namespaces
+# come and go)
+kinds=${TEST_LEFTOVER_KINDS:-mount loop cgroup netns tmp process}
 for k in $kinds; do leftovers "$k" > "$logs/before.$k"; done
 
 echo "== unit and fixture tests (ASan/UBSan)"
@@ -153,13 +155,15 @@ if [ -n "$slow" ]; then
 else
 	pass=$((pass + 1)); echo "ok   no script over $max_s s unless marked long"
 fi
-# anything left behind: compared with before the tests, after up to 5 s for
-# a killed process to end or a loop device to clear
+# anything left behind: compared with before the tests, waiting up to 5 s in
+# all for a killed process to end or a loop device to clear
+settle=$((SECONDS + 5))
 for k in $kinds; do
-	for _ in $(seq 50); do
-		left=$(leftovers "$k" | comm -13 "$logs/before.$k" -)
-		[ -z "$left" ] && break
-		sleep 0.1
+	while :; do
+		leftovers "$k" > "$logs/after.$k" # (not in a pipe: its other end would carry the token)
+		left=$(comm -13 "$logs/before.$k" "$logs/after.$k")
+		[ -z "$left" ] || [ $SECONDS -ge $settle ] && break
+		sleep 0.2
 	done
 	if [ -n "$left" ]; then
 		echo "FAIL left behind by the tests ($k):"; echo "$left" | sed 's/^/  /'

@@ -1,4 +1,3 @@
-# run-all: check (see tests/run-all.sh)
 # smoke_fsync.sh — real fdatasync runs (etcd's recipe) in temporary dirs:
 # every figure recomputed from its raw parts (tests/helpers/truth.py: the
 # percentiles from the exported bins by fio's rule, syncs x bs = bytes) in

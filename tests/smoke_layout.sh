@@ -1,4 +1,3 @@
-# run-all: check (see tests/run-all.sh)
 # smoke_layout.sh — the folder rules (README, "Architecture") hold on this
 # tree, and scripts/check-layout.py notices each kind of breach when one is
 # planted in a copy of the tree.
