@@ -1,7 +1,6 @@
 #!/bin/bash
-# run-all: alone
 # smoke_storage.sh — --profile storage (issue #30): the time cap holds
-# (--storage-max-time 20s ends within 22 s, a partial run marked), every
+# (--storage-max-time 12s ends within 14 s, a partial run marked), every
 # cliff IOPS recomputed from its ios/seconds, each write test's bytes
 # from its timeline, the text shows the JSON's figures, nothing is left in
 # the directory, and bad caps are one line naming the option, exit 1.
@@ -14,11 +13,11 @@ trap 'rm -rf "$D"' EXIT
 
 t0=$(date +%s.%N)
 $BIN --profile storage --only cache --dir "$D" --storage-sizes 16M,32M,64M,128M,256M,512M,1G,2G \
-	--storage-point-time 2s --storage-max-time 20s --output "$D/r.json" --prom-file "$D/r.prom" --no-color >"$D/out.txt" 2>"$D/err"
+	--storage-point-time 1s --storage-max-time 12s --output "$D/r.json" --prom-file "$D/r.prom" --no-color >"$D/out.txt" 2>"$D/err"
 rc=$?
 el=$(echo "$(date +%s.%N) - $t0" | bc)
 echo "# elapsed ${el}s rc $rc"
-t_check "time cap: ended within 22 s (${el}s)" [ "$(echo "$el < 22" | bc)" = 1 ]
+t_check "time cap: ended within 14 s (${el}s)" [ "$(echo "$el < 14" | bc)" = 1 ]
 t_check "time cap: a planned cap is no failure (exit 0)" [ $rc -eq 0 ]
 python3 - "$D/r.json" "$D/out.txt" "$D/r.prom" <<'PY' && t_ok "figures recomputed from raw parts" || t_fail "figures recomputed from raw parts"
 import json, sys
