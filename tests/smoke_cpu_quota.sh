@@ -62,8 +62,8 @@ print("%.3f" % ((ru.ru_utime + ru.ru_stime) / wall))
 PY
 }
 
-free=$(share_run "" "$base/free.json" "$VPSBENCH" --only cpu --cpu-time 2 --cpu-threads 1 --json --quiet)
-quota=$(share_run "$cg" "$base/q.json" "$VPSBENCH" --only cpu --cpu-time 2 --json --quiet)
+free=$(share_run "" "$base/free.json" "$VPSBENCH" --only cpu --cpu-time 1 --cpu-threads 1 --json --quiet)
+quota=$(share_run "$cg" "$base/q.json" "$VPSBENCH" --only cpu --cpu-time 1 --json --quiet)
 echo "  cgroup v$ver; CPU share: free run $free, quota run $quota"
 C="j['cpu']"
 if t_json "$base/q.json" \
@@ -102,12 +102,12 @@ if ! command -v stress-ng >/dev/null || ! command -v taskset >/dev/null; then
 	else t_skip competitor_loss "needs stress-ng and taskset"; fi
 else
 	cpu0=$(taskset -pc $$ | sed 's/.*: //; s/[-,].*//')
-	taskset -c "$cpu0" "$VPSBENCH" --only cpu --cpu-time 2 --cpu-threads 1 --json --quiet \
+	taskset -c "$cpu0" "$VPSBENCH" --only cpu --cpu-time 1 --cpu-threads 1 --json --quiet \
 		> "$base/alone.json" 2>/dev/null
 	stress-ng --cpu 1 --taskset "$cpu0" --timeout 30s --quiet >/dev/null 2>&1 &
 	sng=$!
 	sleep 0.5
-	taskset -c "$cpu0" "$VPSBENCH" --only cpu --cpu-time 2 --cpu-threads 1 --json --quiet \
+	taskset -c "$cpu0" "$VPSBENCH" --only cpu --cpu-time 1 --cpu-threads 1 --json --quiet \
 		> "$base/busy.json" 2>/dev/null
 	kill "$sng" 2>/dev/null; wait "$sng" 2>/dev/null
 	pkill -P "$sng" 2>/dev/null
