@@ -3,15 +3,78 @@
 # seconds and percentiles, and headless Chromium renders it at phone width
 # without console errors into a screenshot that is not blank.
 . tests/lib.sh
-tmp=$(t_tmpdir); trap 't_umount_below "$tmp"; rm -rf "$tmp"' EXIT
+tmp=$(t_tmpdir)
+# the runs and Chromium starts that take long go in the background at once,
+# each with its own files, and are checked in turn; nothing checked depends
+# on a quiet machine. bg NAME CMD...: stdout to $tmp/NAME.bgout, stderr to
+# $tmp/NAME.bgerr unless CMD redirects them; bg_wait NAME waits for it, its
+# exit status in rc.
+declare -A BG
+cleanup() {
+	local p
+	for p in "${BG[@]}"; do kill "$p" 2>/dev/null && wait "$p"; done
+	t_umount_below "$tmp"; rm -rf "$tmp"
+}
+trap cleanup EXIT
+bg() {
+	local n=$1; shift
+	"$@" > "$tmp/$n.bgout" 2> "$tmp/$n.bgerr" &
+	BG[$n]=$!
+}
+bg_wait() { wait "${BG[$1]}"; rc=$?; unset "BG[$1]"; }
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+
+# shot FILE PNG LOG: headless render at phone width, console to LOG
+shot() {
+	local prof; prof=$(mktemp -d "$tmp/prof.XXXXXX")
+	timeout 90 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$prof" --enable-logging=stderr --v=0 --window-size=412,2000 \
+		--screenshot="$2" "file://$1" >"$3" 2>&1
+}
+console_errors() { grep -E 'Uncaught|CONSOLE\(|ERROR:CONSOLE|Failed to load resource' "$1"; }
 
 # a directory name that needs escaping
 dir="$tmp/d<b&\"q'>"
 mkdir "$dir"
-"$VPSBENCH" --dir "$dir" --only seq,rand --seq-size 64M --seq-runs 2 --size 16M --runtime 3s \
-	--ramp 0 --html "$tmp/r.html" --output "$tmp/r.json" --quiet >"$tmp/out" 2>"$tmp/err"
-rc=$?
+bg main "$VPSBENCH" --dir "$dir" --only seq,rand --seq-size 16M --seq-runs 2 --size 8M --runtime 3s \
+	--ramp 0 --html "$tmp/r.html" --output "$tmp/r.json" --quiet
+if [ -n "$CHROMIUM" ]; then
+	# the storage profile's page (the cliff curves, the write timelines), in a
+	# directory of its own named as awkwardly
+	sdir="$tmp/s<b&\"q'>"
+	mkdir "$sdir"
+	bg st "$VPSBENCH" --profile storage --only cache --dir "$sdir" --storage-sizes 16M,32M,64M \
+		--storage-point-time 1s --storage-max-time 15s --html "$tmp/st.html" --quiet
+	# the console check itself must see a broken page
+	printf '<!DOCTYPE html><html><body><p>x</p><script>vpsbench_no_such_function();</script></body></html>\n' \
+		>"$tmp/broken.html"
+	bg broken shot "$tmp/broken.html" "$tmp/broken.png" "$tmp/broken.log"
+fi
+
+# a warning that qualifies the grades sits under them, not at the bottom
+if t_is_root && mkdir -p "$tmp/shm" && mount -t tmpfs -o size=64M tmpfs "$tmp/shm" 2>/dev/null; then
+	"$VPSBENCH" --dir "$tmp/shm" --only rand --size 8M --runtime 1 --ramp 0 --quiet \
+		--html "$tmp/w.html" >/dev/null 2>&1
+	t_umount "$tmp/shm"
+	python3 - "$tmp/w.html" <<'PY' && t_ok html_warning_by_grades || t_fail html_warning_by_grades
+import sys
+p = open(sys.argv[1]).read()
+g, w, r = p.find('id="grades"'), p.find('id="grade-warnings"'), p.find('<section id="rand"')
+assert 0 <= g < w < r, (g, w, r)
+assert "tmpfs" in p[w:r], p[w:r][:300]
+# the warning itself (the rand section's storage line names tmpfs too, by design)
+warn = "its figures are not graded as a disk&#39;s"
+assert warn in p[w:r], p[w:r][:300]
+assert warn not in p[r:], "the tmpfs warning is repeated at the bottom"
+PY
+else
+	t_skip html_warning_by_grades "needs root and a tmpfs mount"
+fi
+
+bg_wait main; mv "$tmp/main.bgout" "$tmp/out"; mv "$tmp/main.bgerr" "$tmp/err"
+# the page at phone width, while the checks below read it
+[ -n "$CHROMIUM" ] && bg rshot shot "$tmp/r.html" "$tmp/r.png" "$tmp/r.log"
 if [ $rc -eq 0 ] && [ -s "$tmp/r.html" ] && [ -s "$tmp/r.json" ] && [ ! -s "$tmp/err" ]; then
 	t_ok html_written
 else
@@ -119,25 +182,6 @@ grep -qF "<th>Uptime</th><td>$up</td>" "$tmp/s.html" && t_ok html_uptime_as_text
 	|| t_fail html_uptime_as_text "text: $up; html: $(grep -o '<th>Uptime</th><td>[^<]*' "$tmp/s.html")"
 grep -q 'class="mk-wr" x=' "$tmp/r.html" && grep -q 'svg .wr{[^}]*stroke-dasharray' "$tmp/r.html" \
 	&& t_ok html_write_series_distinct || t_fail html_write_series_distinct
-# a warning that qualifies the grades sits under them, not at the bottom
-if t_is_root && mkdir -p "$tmp/shm" && mount -t tmpfs -o size=64M tmpfs "$tmp/shm" 2>/dev/null; then
-	"$VPSBENCH" --dir "$tmp/shm" --only rand --size 8M --runtime 1 --ramp 0 --quiet \
-		--html "$tmp/w.html" >/dev/null 2>&1
-	t_umount "$tmp/shm"
-	python3 - "$tmp/w.html" <<'PY' && t_ok html_warning_by_grades || t_fail html_warning_by_grades
-import sys
-p = open(sys.argv[1]).read()
-g, w, r = p.find('id="grades"'), p.find('id="grade-warnings"'), p.find('<section id="rand"')
-assert 0 <= g < w < r, (g, w, r)
-assert "tmpfs" in p[w:r], p[w:r][:300]
-# the warning itself (the rand section's storage line names tmpfs too, by design)
-warn = "its figures are not graded as a disk&#39;s"
-assert warn in p[w:r], p[w:r][:300]
-assert warn not in p[r:], "the tmpfs warning is repeated at the bottom"
-PY
-else
-	t_skip html_warning_by_grades "needs root and a tmpfs mount"
-fi
 
 if [ -z "$CHROMIUM" ]; then
 	t_skip html_chromium "chromium not installed (apt-get install chromium)"
@@ -145,24 +189,11 @@ if [ -z "$CHROMIUM" ]; then
 	exit
 fi
 
-# shot FILE PNG LOG: headless render at phone width, console to LOG
-shot() {
-	local prof; prof=$(mktemp -d "$tmp/prof.XXXXXX")
-	timeout 90 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$prof" --enable-logging=stderr --v=0 --window-size=412,2000 \
-		--screenshot="$2" "file://$1" >"$3" 2>&1
-}
-console_errors() { grep -E 'Uncaught|CONSOLE\(|ERROR:CONSOLE|Failed to load resource' "$1"; }
-
-# the console check itself must see a broken page
-printf '<!DOCTYPE html><html><body><p>x</p><script>vpsbench_no_such_function();</script></body></html>\n' \
-	>"$tmp/broken.html"
-shot "$tmp/broken.html" "$tmp/broken.png" "$tmp/broken.log"
+bg_wait broken
 console_errors "$tmp/broken.log" >/dev/null && t_ok console_check_sees_errors \
 	|| t_fail console_check_sees_errors "no error logged for a page that throws"
 
-shot "$tmp/r.html" "$tmp/r.png" "$tmp/r.log"; rc=$?
+bg_wait rshot
 if [ $rc -eq 0 ] && [ -s "$tmp/r.png" ]; then t_ok chromium_screenshot
 else t_fail chromium_screenshot "rc=$rc $(tail -c 300 "$tmp/r.log")"; fi
 if console_errors "$tmp/r.log" >"$tmp/cons"; then
@@ -220,35 +251,43 @@ echo "  $(cat "$tmp/png")"
 # (getBBox, written into the DOM by tests/helpers/html_layout.js and read
 # back with --dump-dom) overlaps no other and lies inside its SVG; chart
 # text is about the body's size
-layout() { # PAGE WIDTH OUT
-	local prof; prof=$(mktemp -d "$tmp/prof.XXXXXX")
-	# the page with the script at its end, in an iframe exactly WIDTH wide
-	python3 - "$1" "$2" tests/helpers/html_layout.js > "$1.layout.html" <<'PY'
+# layouts OUT NAME:WIDTH:PAGE...: one Chromium start for every page at every
+# width: each page, with the script at its end, in an iframe exactly WIDTH
+# wide; the script's result (a <pre> in this document) tagged NAME at once,
+# in the same script
+layouts() {
+	local out=$1 prof; shift
+	prof=$(mktemp -d "$tmp/prof.XXXXXX")
+	python3 - tests/helpers/html_layout.js "$@" > "$tmp/layouts.html" <<'PY'
 import html, sys
-page = open(sys.argv[1], encoding="utf-8").read()
-js = open(sys.argv[3]).read()
-page = page.replace("</body></html>", "<script>" + js + "</script></body></html>")
-print('<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0">'
-      '<iframe style="border:0" width="%s" height="3000" srcdoc="%s"></iframe></body></html>'
-      % (sys.argv[2], html.escape(page, quote=True)))
+js = open(sys.argv[1]).read()
+tag = ("\n(function () { var r = parent.document.querySelectorAll('pre#layout-result:not([data-page])');"
+       " r[r.length - 1].setAttribute('data-page', '%s'); })();")
+frames = []
+for spec in sys.argv[2:]:
+    name, width, path = spec.split(":", 2)
+    page = open(path, encoding="utf-8").read()
+    page = page.replace("</body></html>", "<script>" + js + tag % name + "</script></body></html>")
+    frames.append('<iframe style="border:0;display:block" width="%s" height="3000" srcdoc="%s"></iframe>'
+                  % (width, html.escape(page, quote=True)))
+print('<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0">%s</body></html>'
+      % "".join(frames))
 PY
 	timeout 90 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$prof" --window-size=1400,3000 --dump-dom "file://$1.layout.html" \
-		> "$3" 2>/dev/null
+		--user-data-dir="$prof" --window-size=1400,3000 --dump-dom "file://$tmp/layouts.html" \
+		> "$out" 2>/dev/null
 }
-# the storage profile's page (the cliff curves, the write timelines)
-"$VPSBENCH" --profile storage --only cache --dir "$dir" --storage-sizes 16M,32M,64M --storage-point-time 1s \
-	--storage-max-time 15s --html "$tmp/st.html" --quiet >/dev/null 2>"$tmp/st.err" ||
-	t_fail html_storage_run "$(head -c 300 "$tmp/st.err")"
+bg_wait st
+[ "$rc" -eq 0 ] || t_fail html_storage_run "$(head -c 300 "$tmp/st.bgerr")"
+layouts "$tmp/dom" r1200:1200:"$tmp/r.html" r390:390:"$tmp/r.html" st1200:1200:"$tmp/st.html" st390:390:"$tmp/st.html"
 for page in r st; do
 for w in 1200 390; do
-	layout "$tmp/$page.html" $w "$tmp/dom$page$w"
-	python3 - "$tmp/dom$page$w" $w > "$tmp/lay$page$w" 2>&1 <<'PY'
+	python3 - "$tmp/dom" $w $page$w > "$tmp/lay$page$w" 2>&1 <<'PY'
 import html, json, re, sys
-m = re.search(r'<pre id="layout-result">(.*?)</pre>', open(sys.argv[1]).read(), re.S)
-assert m, "no layout result in the dumped DOM"
-r = json.loads(html.unescape(m.group(1)))
+m = re.findall(r'<pre id="layout-result" data-page="%s">(.*?)</pre>' % sys.argv[3], open(sys.argv[1]).read(), re.S)
+assert len(m) == 1, "%d layout results for %s in the dumped DOM" % (len(m), sys.argv[3])
+r = json.loads(html.unescape(m[0]))
 print("width %s: %d texts in %d svgs, chart text %.1f-%.1f px, body %.1f px" % (
     r["width"], r["texts"], r["svgs"], r["min_text_px"], r["max_text_px"], r["body_px"]))
 bad = list(r["problems"])

@@ -6,57 +6,23 @@
 # replaced atomically, a failed run keeps the previous prom file.
 . tests/lib.sh
 tmp=$(t_tmpdir)
-trap 'rm -rf "$tmp"' EXIT
 H=tests/helpers
 mkdir -p "$tmp/d"
-short="--size 16M --runtime 1 --ramp 0"
+short="--size 8M --runtime 1 --ramp 0"
 
-# 1. --format fio against fio's own tool and a real fio result
-"$VPSBENCH" --quiet --only rand --dir "$tmp/d" $short --format fio --output "$tmp/n.json" \
-	> "$tmp/f.json" 2> "$tmp/f.err"; rc=$?
-[ $rc -eq 0 ] && t_ok fio_rc || t_fail fio_rc "rc=$rc $(head -c 300 "$tmp/f.err")"
-if command -v fio >/dev/null && command -v fio_jsonplus_clat2csv >/dev/null; then
-	( cd "$tmp" && fio --name=rand_rw_4k --ioengine=psync --rw=randrw --bs=4k --size=8M \
-		--runtime=1 --time_based --filename="$tmp/d/real.fio" --output-format=json+ \
-		> real.json 2>/dev/null ); rm -f "$tmp/d/real.fio"
-	if ( cd "$tmp" && fio_jsonplus_clat2csv f.json csv.csv > clat2csv.out 2>&1 ); then
-		t_ok fio_jsonplus_clat2csv_reads_it
-		if python3 $H/fio_check.py "$tmp/f.json" "$tmp/n.json" "$tmp/csv" "$tmp/real.json" \
-			> "$tmp/.fc" 2>&1; then t_ok fio_percentiles_and_shape
-		else t_fail fio_percentiles_and_shape "$(head -c 800 "$tmp/.fc")"; fi
-	else
-		t_fail fio_jsonplus_clat2csv_reads_it "$(tail -c 400 "$tmp/clat2csv.out")"
-	fi
-else
-	t_skip fio_jsonplus_clat2csv_reads_it "Debian package fio not installed"
-fi
-# the native report's iodepth_level is percent too
-t_check native_iodepth_level_percent t_json "$tmp/n.json" \
-	'all(99.99 < sum(x["iodepth_level"].values()) < 100.01 for x in ps)' \
-	'all(0 <= v <= 100 for x in ps for v in x["iodepth_level"].values())'
-
-# 2. --format yabs
-# the default profile has no yabs-shaped pass: yabs's four run, and stderr says so
-"$VPSBENCH" --quiet --only rand --dir "$tmp/d" $short --format yabs --output "$tmp/yd.json" \
-	> "$tmp/y.json" 2> "$tmp/y.err"; rc=$?
-[ $rc -eq 0 ] && t_ok yabs_default_rc || t_fail yabs_default_rc "rc=$rc"
-grep -q "format yabs: profile default has no pass with yabs's settings" "$tmp/y.err" \
-	&& t_ok yabs_adds_passes_says_so || t_fail yabs_adds_passes_says_so "$(cat "$tmp/y.err")"
-python3 $H/yabs_check.py $H/yabs-example.json "$tmp/y.json" > "$tmp/.y" 2>&1 \
-	&& t_ok yabs_shape_default || t_fail yabs_shape_default "$(head -c 400 "$tmp/.y")"
-python3 - "$tmp/y.json" "$tmp/yd.json" <<'PY' && t_ok yabs_fio_from_added_passes || t_fail yabs_fio_from_added_passes
-import json, sys
-y = json.load(open(sys.argv[1])); n = json.load(open(sys.argv[2]))
-ps = n["rand"]["passes"]
-assert [p["name"] for p in ps] == ["randrw-4k-qd64", "randread-4k-qd1", "rand_rw_4k",
-                                   "rand_rw_64k", "rand_rw_512k", "rand_rw_1m"], [p["name"] for p in ps]
-assert [e["bs"] for e in y["fio"]] == ["4k", "64k", "512k", "1m"]
-for e, p in zip(y["fio"], ps[2:]):
-    # fio terse: truncated KiB/s and IOPS of the matching pass
-    assert e["speed_r"] == int(p["read"]["bw_bytes"] / 1024), (e, p["read"]["bw_bytes"])
-    assert e["iops_w"] == int(p["write"]["iops"]), e
-PY
-# a custom profile: only the pass with yabs's settings reaches fio[], nothing added
+# The three rand runs of 1 and 2 go at once in the background, each in its
+# own directory ($tmp/d stays empty for the checks of 3), and are checked
+# where they were; nothing checked depends on a quiet machine.
+# bg NAME OUT CMD...: stdout to OUT, stderr to $tmp/NAME.err; bg_wait NAME
+# waits for it, its exit status in rc.
+declare -A BG
+trap 'for p in "${BG[@]}"; do kill "$p" 2>/dev/null && wait "$p"; done; rm -rf "$tmp"' EXIT
+bg() {
+	local n=$1 o=$2; shift 2
+	"$@" > "$o" 2> "$tmp/$n.err" &
+	BG[$n]=$!
+}
+bg_wait() { wait "${BG[$1]}"; rc=$?; unset "BG[$1]"; }
 cat > "$tmp/mix.ini" <<'INI'
 [pass near]
 rw = randrw
@@ -77,8 +43,60 @@ bs = 64k
 iodepth = 64
 jobs = 2
 INI
-"$VPSBENCH" --quiet --only rand --dir "$tmp/d" --profile "$tmp/mix.ini" $short --format yabs \
-	--output "$tmp/ym.json" > "$tmp/ym.out" 2> "$tmp/ym.err"; rc=$?
+mkdir -p "$tmp/d0" "$tmp/d1" "$tmp/d2" "$tmp/d3"
+# (and the real fio run that 1 compares the shape with)
+have_fio=""
+command -v fio >/dev/null && command -v fio_jsonplus_clat2csv >/dev/null && have_fio=1
+[ -n "$have_fio" ] && bg fio "$tmp/real.json" fio --name=rand_rw_4k --ioengine=psync --rw=randrw --bs=4k \
+	--size=8M --runtime=1 --time_based --filename="$tmp/d0/real.fio" --output-format=json+
+bg f "$tmp/f.json" "$VPSBENCH" --quiet --only rand --dir "$tmp/d1" $short --format fio --output "$tmp/n.json"
+bg y "$tmp/y.json" "$VPSBENCH" --quiet --only rand --dir "$tmp/d2" $short --format yabs --output "$tmp/yd.json"
+bg ym "$tmp/ym.out" "$VPSBENCH" --quiet --only rand --dir "$tmp/d3" --profile "$tmp/mix.ini" $short --format yabs \
+	--output "$tmp/ym.json"
+
+# 1. --format fio against fio's own tool and a real fio result
+bg_wait f
+[ $rc -eq 0 ] && t_ok fio_rc || t_fail fio_rc "rc=$rc $(head -c 300 "$tmp/f.err")"
+if [ -n "$have_fio" ]; then
+	bg_wait fio; rm -f "$tmp/d0/real.fio"
+	if ( cd "$tmp" && fio_jsonplus_clat2csv f.json csv.csv > clat2csv.out 2>&1 ); then
+		t_ok fio_jsonplus_clat2csv_reads_it
+		if python3 $H/fio_check.py "$tmp/f.json" "$tmp/n.json" "$tmp/csv" "$tmp/real.json" \
+			> "$tmp/.fc" 2>&1; then t_ok fio_percentiles_and_shape
+		else t_fail fio_percentiles_and_shape "$(head -c 800 "$tmp/.fc")"; fi
+	else
+		t_fail fio_jsonplus_clat2csv_reads_it "$(tail -c 400 "$tmp/clat2csv.out")"
+	fi
+else
+	t_skip fio_jsonplus_clat2csv_reads_it "Debian package fio not installed"
+fi
+# the native report's iodepth_level is percent too
+t_check native_iodepth_level_percent t_json "$tmp/n.json" \
+	'all(99.99 < sum(x["iodepth_level"].values()) < 100.01 for x in ps)' \
+	'all(0 <= v <= 100 for x in ps for v in x["iodepth_level"].values())'
+
+# 2. --format yabs
+# the default profile has no yabs-shaped pass: yabs's four run, and stderr says so
+bg_wait y
+[ $rc -eq 0 ] && t_ok yabs_default_rc || t_fail yabs_default_rc "rc=$rc"
+grep -q "format yabs: profile default has no pass with yabs's settings" "$tmp/y.err" \
+	&& t_ok yabs_adds_passes_says_so || t_fail yabs_adds_passes_says_so "$(cat "$tmp/y.err")"
+python3 $H/yabs_check.py $H/yabs-example.json "$tmp/y.json" > "$tmp/.y" 2>&1 \
+	&& t_ok yabs_shape_default || t_fail yabs_shape_default "$(head -c 400 "$tmp/.y")"
+python3 - "$tmp/y.json" "$tmp/yd.json" <<'PY' && t_ok yabs_fio_from_added_passes || t_fail yabs_fio_from_added_passes
+import json, sys
+y = json.load(open(sys.argv[1])); n = json.load(open(sys.argv[2]))
+ps = n["rand"]["passes"]
+assert [p["name"] for p in ps] == ["randrw-4k-qd64", "randread-4k-qd1", "rand_rw_4k",
+                                   "rand_rw_64k", "rand_rw_512k", "rand_rw_1m"], [p["name"] for p in ps]
+assert [e["bs"] for e in y["fio"]] == ["4k", "64k", "512k", "1m"]
+for e, p in zip(y["fio"], ps[2:]):
+    # fio terse: truncated KiB/s and IOPS of the matching pass
+    assert e["speed_r"] == int(p["read"]["bw_bytes"] / 1024), (e, p["read"]["bw_bytes"])
+    assert e["iops_w"] == int(p["write"]["iops"]), e
+PY
+# a custom profile: only the pass with yabs's settings reaches fio[], nothing added
+bg_wait ym
 python3 - "$tmp/ym.out" "$tmp/ym.json" "$tmp/ym.err" <<'PY' && t_ok yabs_only_matching_pass || t_fail yabs_only_matching_pass "rc=$rc"
 import json, sys
 y = json.load(open(sys.argv[1])); n = json.load(open(sys.argv[2]))
@@ -131,10 +149,12 @@ if command -v promtool >/dev/null; then
 fi
 # a failed (interrupted) run leaves the previous prom file as it was
 cp "$p" "$tmp/prev.prom"
-"$VPSBENCH" --quiet --only rand --dir "$tmp/d" --size 16M --runtime 30 --ramp 0 \
+"$VPSBENCH" --quiet --only rand --dir "$tmp/d" --size 8M --runtime 30 --ramp 0 \
 	--prom-file "$p" > /dev/null 2> "$tmp/int.err" &
 pid=$!
-sleep 2; kill -INT $pid; wait $pid; rc=$?
+# interrupted once its I/O has begun (30 s bound), not after a fixed 2 s
+t_wait_test_file $pid || echo "the interrupted run opened no test file" >> "$tmp/int.err"
+sleep 0.5; kill -INT $pid; wait $pid; rc=$?
 [ $rc -eq 130 ] && cmp -s "$p" "$tmp/prev.prom" && grep -q 'left as it was' "$tmp/int.err" \
 	&& t_ok failed_run_keeps_prom_file || t_fail failed_run_keeps_prom_file "rc=$rc $(cat "$tmp/int.err")"
 # a missing directory: one line, exit 1, nothing run
