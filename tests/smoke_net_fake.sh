@@ -12,6 +12,11 @@
 # on the static binary.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
+# the system's python3 when there is one: a version manager's shim first on
+# PATH (pyenv's) costs about a second a call on a loaded machine. Servers
+# run as "$PY" (not through the function), so that $! is their own PID.
+PY=python3; [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+python3() { "$PY" "$@"; }
 command -v python3 >/dev/null || { t_skip net_fake "python3 missing"; t_summary smoke_net_fake; exit 0; }
 T=$(t_tmpdir)
 PIDS=''
@@ -24,43 +29,102 @@ trap cleanup EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
-# fake NAME SCRIPTS: a server for this case; its port in $PORT, its log $T/NAME.log
+# fake NAME SCRIPTS: a server for this case; its port in $T/NAME.port, its log $T/NAME.log
 fake() {
-	PORT=$(free_port)
-	python3 tests/helpers/fake_iperf3.py 127.0.0.1 "$PORT" "$2" "$T/$1.log" 2>"$T/$1.srv.err" &
+	local port
+	port=$(free_port)
+	"$PY" tests/helpers/fake_iperf3.py 127.0.0.1 "$port" "$2" "$T/$1.log" 2>"$T/$1.srv.err" &
 	PIDS="$PIDS $!"
-	# listening (ss, not a connect: the server would take a probe for a client)
-	for _ in $(seq 50); do
-		ss -Hltn "sport = :$PORT" | grep -q . && break
+	echo "$port" > "$T/$1.port"
+}
+# wait_fake NAME: until its server listens (ss, not a connect: the server
+# would take a probe for a client)
+wait_fake() {
+	local port
+	port=$(cat "$T/$1.port")
+	for _ in $(seq 100); do
+		ss -Hltn "sport = :$port" | grep -q . && break
 		sleep 0.1
 	done
 }
 
-# case NAME MAXSECONDS ARGS...: runs vpsbench against the fake; JSON in $T/NAME.json
+# case NAME MAXSECONDS ARGS...: runs vpsbench against the fake NAME; JSON in
+# $T/NAME.json, the verdict in $T/NAME.res (said by case_said). Cases run
+# side by side, each with its own fake server: nothing here needs a quiet
+# machine, and each limit is far above its product deadline.
 run_case() {
 	local name=$1 max=$2 t0 el rc
 	shift 2
+	wait_fake "$name"
 	t0=$(date +%s.%N)
 	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} $VPSBENCH --only net --net --net-time 1 --quiet --json \
-		--net-server "127.0.0.1:$PORT,Fake,lo" "$@" > "$T/$name.json" 2>"$T/$name.err"
+		--net-server "127.0.0.1:$(cat "$T/$name.port"),Fake,lo" "$@" > "$T/$name.json" 2>"$T/$name.err"
 	rc=$?
 	el=$(python3 -c "import time; print('%.1f' % (time.time() - $t0))")
 	if grep -q 'AddressSanitizer\|runtime error\|LeakSanitizer' "$T/$name.err"; then
-		t_fail "$name: sanitizer report" "$(head -5 "$T/$name.err")"
+		printf 'fail\n%s\n%s\n' "$name: sanitizer report" "$(head -5 "$T/$name.err")"
 	elif [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ]; then
-		t_fail "$name: exit $rc (crash?)" "$(tail -3 "$T/$name.err")"
+		printf 'fail\n%s\n%s\n' "$name: exit $rc (crash?)" "$(tail -3 "$T/$name.err")"
 	elif python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) <= float(sys.argv[2]) else 1)" "$el" "$max"; then
-		t_ok "$name: ended in ${el}s (limit ${max}s), exit $rc, no sanitizer report"
+		printf 'ok\n%s\n' "$name: ended in ${el}s (limit ${max}s), exit $rc, no sanitizer report"
 	else
-		t_fail "$name: took ${el}s, limit ${max}s"
-	fi
+		printf 'fail\n%s\n' "$name: took ${el}s, limit ${max}s"
+	fi > "$T/$name.res"
 }
+case_said() {
+	local v n d
+	{ read -r v; read -r n; d=$(cat); } < "$T/$1.res" || { v=fail n="$1" d="no verdict"; }
+	[ "$v" = ok ] && t_ok "$n" || t_fail "$n" "$d"
+}
+
+# every server first, then every case at once (the numbers of the
+# sections below); their checks follow in order
+fake busy busy,ok,ok
+fake err1 err1
+fake err2 err2
+fake v312 v312
+fake bytes64 bytes64
+fake ids12 ids12
+fake eofjson eofjson
+fake bigjson bigjson
+fake stall stall
+fake prom ok,ok
+# the stall case (10 s of it a wait) at once, the others 3 at a time beside it
+CASES=''
+bg() {
+	local p n
+	"$@" & CASES="$CASES $!"
+	while :; do
+		n=0
+		for p in $CASES; do kill -0 "$p" 2>/dev/null && n=$((n + 1)); done
+		[ $n -lt 3 ] && return
+		sleep 0.1
+	done
+}
+run_case stall 20 --net-max-time 14 &
+stall=$!
+bg run_case busy 20
+bg run_case err1 8
+bg run_case err2 8
+bg run_case v312 12 --net-streams 3
+bg run_case bytes64 10
+bg run_case ids12 10 --net-streams 2
+bg run_case eofjson 10
+bg run_case bigjson 10
+# 7. (below) Prometheus and JSON of one run
+prom_run() {
+	wait_fake prom
+	$VPSBENCH --only net --net --net-time 2 --quiet --format prom --output "$T/prom.json" --html "$T/prom.html" \
+		--net-server "127.0.0.1:$(cat "$T/prom.port"),Fake,lo" > "$T/prom.txt" 2>"$T/prom.err"
+}
+bg prom_run
+# shellcheck disable=SC2086
+wait $stall $CASES
 
 # the good runs' figures against the fake server's own counts: JSON line k of the log
 FIG='(s := j["net"]["servers"][0]) and True'
 # 1. busy, then success on the retry (2 s later); the receive test right after
-fake busy busy,ok,ok
-run_case busy 20
+case_said busy
 t_json "$T/busy.json" "$FIG" 's["status"] == "ok" and s["send"]["status"] == "ok" and s["send"]["tries"] == 2' \
 	's["recv"]["status"] == "ok" and s["recv"]["tries"] == 1' \
 	'(L := [json.loads(x) for x in open(sys.argv[1].replace(".json", ".log"))]) and len(L) == 3' \
@@ -81,22 +145,19 @@ t_json "$T/busy.json" "$FIG" 's["status"] == "ok" and s["send"]["status"] == "ok
 	t_fail "busy then ok figures"
 
 # 2. SERVER_ERROR with one int (3.0-3.18 authentication) and with two
-fake err1 err1
-run_case err1 8
+case_said err1
 t_json "$T/err1.json" "$FIG" 's["send"]["status"] == "failed" and s["send"]["tries"] == 1' \
 	'"server error 142 (test authorization failed)" in s["send"]["reason"]' \
 	's["send"]["bits_per_second"] is None and s["send"]["bytes"] is None' &&
 	t_ok "SERVER_ERROR + one int: named, not retried" || t_fail "SERVER_ERROR one int"
-fake err2 err2
-run_case err2 8
+case_said err2
 t_json "$T/err2.json" "$FIG" 's["send"]["status"] == "failed"' \
 	'"server error 5 (test duration too long)" in s["send"]["reason"] and "Invalid argument" in s["send"]["reason"]' \
 	's["recv"]["status"] == "failed" and s["recv"]["bits_per_second"] is None' &&
 	t_ok "SERVER_ERROR + code + errno: named with both" || t_fail "SERVER_ERROR two ints"
 
 # 3. a 3.12 server: 2^64-1 for "unknown" retransmits, ids 1, 3, 4 (3 streams)
-fake v312 v312
-run_case v312 12 --net-streams 3
+case_said v312
 t_json "$T/v312.json" "$FIG" 's["status"] == "ok" and s["send"]["status"] == "ok" and s["recv"]["status"] == "ok"' \
 	's["recv"]["retransmits"] is None and isinstance(s["send"]["retransmits"], int)' \
 	'(L := [json.loads(x) for x in open(sys.argv[1].replace(".json", ".log"))]) and len(L) == 2' \
@@ -105,25 +166,21 @@ t_json "$T/v312.json" "$FIG" 's["status"] == "ok" and s["send"]["status"] == "ok
 	t_ok "3.12-style results: 2^64-1 retransmits read as unknown, ids 1, 3, 4" || t_fail "3.12 results"
 
 # 4. lying results: bytes 2^64-1; ids 1, 2
-fake bytes64 bytes64
-run_case bytes64 10
+case_said bytes64
 t_json "$T/bytes64.json" "$FIG" 's["send"]["status"] == "failed" and "is not a byte count" in s["send"]["reason"]' \
 	's["send"]["bits_per_second"] is None and s["send"]["tries"] == 1' &&
 	t_ok "results with 2^64-1 bytes: failed, named" || t_fail "2^64-1 bytes"
-fake ids12 ids12
-run_case ids12 10 --net-streams 2
+case_said ids12
 t_json "$T/ids12.json" "$FIG" 's["send"]["status"] == "failed" and "stream id 2 is not one of" in s["send"]["reason"]' \
 	's["recv"]["status"] == "failed" and s["recv"]["bits_per_second"] is None' &&
 	t_ok "results with ids 1, 2: failed, named" || t_fail "ids 1, 2"
 
 # 5. end of file in the middle of the results; a 10 MB length prefix
-fake eofjson eofjson
-run_case eofjson 10
+case_said eofjson
 t_json "$T/eofjson.json" "$FIG" 's["send"]["status"] == "failed"' \
 	'"closed the connection in the middle of the server" in s["send"]["reason"]' &&
 	t_ok "EOF in the middle of the results JSON: failed, named" || t_fail "EOF in JSON"
-fake bigjson bigjson
-run_case bigjson 10
+case_said bigjson
 t_json "$T/bigjson.json" "$FIG" 's["send"]["status"] == "failed"' \
 	'"JSON length of 10000000 bytes" in s["send"]["reason"]' &&
 	t_ok "10 MB JSON length prefix: refused, named" || t_fail "10 MB JSON"
@@ -131,8 +188,7 @@ t_json "$T/bigjson.json" "$FIG" 's["send"]["status"] == "failed"' \
 # 6. a stall after TEST_START: the run ends on time, the wait for
 # EXCHANGE_RESULTS after TEST_END runs out (10 s), --net-max-time 14 leaves
 # no room for a second try, the receive test is not started
-fake stall stall
-run_case stall 20 --net-max-time 14
+case_said stall
 t_json "$T/stall.json" "$FIG" 's["send"]["status"] == "timeout" and s["send"]["tries"] == 1' \
 	'"nothing within 10 s after TEST_END (server stalled)" in s["send"]["reason"]' \
 	's["send"]["bits_per_second"] is None and s["send"]["bytes_moved"] > 0' \
@@ -143,9 +199,6 @@ t_json "$T/stall.json" "$FIG" 's["send"]["status"] == "timeout" and s["send"]["t
 # 7. Prometheus and JSON of one run (--format prom --output JSON), each
 # against the fake server's own count and clock: throughput in bytes per
 # second as the metric's unit says, the bytes moved, the timeline per second
-fake prom ok,ok
-$VPSBENCH --only net --net --net-time 2 --quiet --format prom --output "$T/prom.json" --html "$T/prom.html" \
-	--net-server "127.0.0.1:$PORT,Fake,lo" > "$T/prom.txt" 2>"$T/prom.err"
 python3 - "$T/prom.txt" "$T/prom.json" "$T/prom.log" <<'PY' && t_ok "prom: throughput in bytes/s = the server's bytes / its seconds; bytes moved = JSON's" || t_fail "prom net figures" "$(head -c 300 "$T/prom.err")"
 import json, re, sys
 prom = {}

@@ -12,7 +12,9 @@
 #   that removes it. When it cannot (not root, a tool missing, vpsbench
 #   built without cJSON, a kernel that cannot build the link) it skips;
 #   when a shaper or a server fails it fails; either way it prints the
-#   caller's summary line (t_summary SUMMARY) and ends the script.
+#   caller's summary line (t_summary SUMMARY) and ends the script, after
+#   the caller's net_ns_on_end when it has defined one (to say the
+#   verdicts of work it left running in the background).
 # inc / ins CMD...: run CMD in the client / server namespace ($C / $S);
 #   $C6 / $S6 are the IPv6-only pair.
 # net_ns_nginx: nginx (Debian's nginx-light) serving $TMP/www/f.bin, 150 MB
@@ -92,7 +94,11 @@ net_ns_up() {
 net_ns_start() {
 	local summary=$1 rate=$2 why rc
 	why=$(net_ns_skip_reason)
-	if [ -n "$why" ]; then t_skip "net namespaces" "$why"; t_summary "$summary"; exit; fi
+	if [ -n "$why" ]; then
+		t_skip "net namespaces" "$why"
+		! declare -F net_ns_on_end >/dev/null || net_ns_on_end
+		t_summary "$summary"; exit
+	fi
 	TMP=${NET_TMP:-$(t_tmpdir)}
 	trap net_ns_cleanup EXIT
 	net_ns_up "$rate"; rc=$?
@@ -102,6 +108,7 @@ net_ns_start() {
 	else
 		t_fail "net namespaces" "$(head -3 "$TMP/setup.err")"
 	fi
+	! declare -F net_ns_on_end >/dev/null || net_ns_on_end
 	t_summary "$summary"; exit
 }
 
