@@ -1,6 +1,12 @@
 # tests/lib.sh — helpers for the shell smoke tests. Source it, call t_ok /
 # t_fail / t_skip, end with t_summary (prints "NAME: N passed, N failed, N skipped").
 T_PASS=0; T_FAIL=0; T_SKIP=0
+# Debian's python3 (it has python3-jsonschema): another first on PATH, such
+# as a pyenv shim, cost 0.5 s of CPU and up to 2 s a call on a loaded
+# machine, and the scripts call it hundreds of times
+if [ -x /usr/bin/python3 ] && [ "$(command -v python3)" != /usr/bin/python3 ]; then
+	PATH=/usr/bin:$PATH; export PATH
+fi
 VPSBENCH=${VPSBENCH:-./build/san/vpsbench}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}

@@ -31,6 +31,10 @@
 # temporary files go there) or /dev/shm/vpsbench-*.
 cd "$(dirname "$0")/.." || exit 1
 export VPSBENCH_SRCDIR=$PWD
+# Debian's python3 first, as tests/lib.sh says
+if [ -x /usr/bin/python3 ] && [ "$(command -v python3)" != /usr/bin/python3 ]; then
+	PATH=/usr/bin:$PATH; export PATH
+fi
 jobs_max=${TEST_JOBS:-2}
 case $jobs_max in '' | *[!0-9]* | 0) echo "run-all: TEST_JOBS must be a positive integer" >&2; exit 1 ;; esac
 max_s=${TEST_MAX_S:-120}
