@@ -142,7 +142,8 @@ PY
 }
 # last_seq HISTORY: the seq of its last line (0 without one)
 last_seq() { tail -n 1 "$1" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["seq"])' 2>/dev/null || echo 0; }
-# check_gauge NAME PID PROM HISTORY METRIC VALUE MAXROUNDS SKIPPABLE [SINCE_SEQ]: t_ok when the
+# check_gauge NAME PID PROM HISTORY METRIC VALUE MAXROUNDS SKIPPABLE [SINCE_SEQ] (sets checked to
+# ok, skip or fail): t_ok when the
 # gauge turns to VALUE within MAXROUNDS rounds after SINCE_SEQ (default: now); else, with
 # SKIPPABLE=1 (a change a busy machine may withhold), t_skip when why finds the history calls for
 # no change yet and the gauge agrees; t_fail otherwise
@@ -150,11 +151,11 @@ check_gauge() {
 	local n since=${9:-} out
 	[ -n "$since" ] || since=$(last_seq "$4")
 	if n=$(wait_gauge "$2" "$3" "$5" "$6" "$7" "$since"); then
-		t_ok "$1 (after $n rounds)"
+		t_ok "$1 (after $n rounds)"; checked=ok
 	elif out=$(why "$4" "$5" "$6" "${since:-0}" "$7") && [ "$8" = 1 ]; then
-		t_skip "$1" "the machine withheld it (load $(cut -d' ' -f1-3 /proc/loadavg)): $out"
+		t_skip "$1" "the machine withheld it (load $(cut -d' ' -f1-3 /proc/loadavg)): $out"; checked=skip
 	else
-		t_fail "$1" "gauge=$(gauge "$3" "$5") $out $(tail -3 "${3%.prom}.err")"
+		t_fail "$1" "gauge=$(gauge "$3" "$5") $out $(tail -3 "${3%.prom}.err")"; checked=fail
 	fi
 }
 
@@ -180,14 +181,14 @@ echo "$majmin 20" > "$cg_blk/blkio.throttle.read_iops_device"
 check_gauge "drift_randread_degraded_under_blkio_throttle (K=$K)" $W "$tmp/w.prom" "$sd/history.jsonl" randread_p99_us 1 $((3 * K)) 0
 echo "$majmin 0" > "$cg_blk/blkio.throttle.read_iops_device"
 check_gauge drift_randread_recovers_without_throttle $W "$tmp/w.prom" "$sd/history.jsonl" randread_p99_us 0 $((3 * K)) 1
-recovered=$(gauge "$tmp/w.prom" randread_p99_us)
+recovered=$checked
 echo $W > /sys/fs/cgroup/blkio/cgroup.procs
 rmdir "$cg_blk" && cg_blk=
 kill -TERM $W; wait $W; W=
 # (the recovery's line only when it recovered: a withheld recovery is a skip above)
-if ! grep -q 'randread_p99_us degraded' "$tmp/w.err" || { [ "$recovered" = 0 ] && ! grep -q 'randread_p99_us recovered' "$tmp/w.err"; }; then
+if ! grep -q 'randread_p99_us degraded' "$tmp/w.err" || { [ "$recovered" != skip ] && ! grep -q 'randread_p99_us recovered' "$tmp/w.err"; }; then
 	t_fail drift_logs_state_changes "$(cat "$tmp/w.err")"
-elif [ "$recovered" = 0 ]; then
+elif [ "$recovered" = ok ]; then
 	t_ok drift_logs_state_changes
 else
 	t_skip drift_logs_state_changes "degraded logged; no recovery to log (withheld above)"
