@@ -1,5 +1,5 @@
+#!/bin/bash
 # run-all: (shared, not alone: a change the machine withholds is a skip that names the values, see below)
-# run-all: root, cgroup v1 (no longer alone: each check reads its own history when a busy machine withholds the condition)
 # smoke_watch_drift.sh — root, cgroup v1: `vpsbench watch` drift gauges flip
 # and flip back. A loop device with ext4 is --dir; the watcher's blkio
 # cgroup gets blkio.throttle.read_iops_device on it mid-run, and the
