@@ -14,10 +14,12 @@
 tmp=$(t_tmpdir)
 pids=()
 cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	local p
+	[ -n "${side_pid:-}" ] && kill "$side_pid" 2>/dev/null
+	for p in "${pids[@]}" $(cat "$tmp/side.pids" 2>/dev/null); do kill "$p" 2>/dev/null; done
 	wait 2>/dev/null
-	[ -n "${small_mnt:-}" ] && umount "$small_mnt" 2>/dev/null
 	[ -n "${ro_mnt:-}" ] && umount "$ro_mnt" 2>/dev/null
+	t_umount_below "$tmp" # the side part's small tmpfs, if it is still mounted
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -71,6 +73,95 @@ fi
 # short probes, no gate, no budget: the rounds run back to back
 FAST=(--probe-time 100ms --budget 100 --max-load 100000 --max-cpu 100 --max-psi 100)
 port() { echo $((20000 + RANDOM % 20000)); }
+
+# --- beside the rest: the start-up baseline run, ENOSPC, the idle gate -------
+# (own directories; their results replayed below, in this order)
+side() {
+	t_ok() { printf 'ok\t%s\t\n' "$1" >> "$tmp/side.res"; }
+	t_fail() { printf 'FAIL\t%s\t%s\n' "$1" "$(printf '%s' "${2:-}" | tr '\n\t' '  ')" >> "$tmp/side.res"; }
+	t_skip() { printf 'SKIP\t%s\t%s\n' "$1" "$(printf '%s' "${2:-}" | tr '\n\t' '  ')" >> "$tmp/side.res"; }
+	local sd rc out prc errs rounds_full rounds_after W S small_mnt
+# the start-up baseline run (a short one) when there is no baseline yet
+sd="$tmp/runbase"; mkdir -p "$sd"
+VPSBENCH_WATCH_BASELINE_ARGS="--only cpu --cpu-time 200ms" \
+	"$VPSBENCH" watch --state-dir "$sd" --every 200ms --rounds 1 --listen none "${FAST[@]}" 2>"$tmp/runbase.err"; rc=$?
+if [ $rc -eq 0 ] && python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["schema"]=="vpsbench.report/1"' "$sd/baseline.json" 2>/dev/null &&
+   tail -n 1 "$sd/history.jsonl" | python3 -c 'import json,sys; d=json.load(sys.stdin)["drift"]; assert d["prime_events_per_s"]["baseline"]>0 and d["randread_p99_us"]["baseline"] is None'; then
+	t_ok startup_baseline_run
+else
+	t_fail startup_baseline_run "rc=$rc $(cat "$tmp/runbase.err")"
+fi
+
+# --- ENOSPC: a small tmpfs as the state directory --------------------------
+if t_is_root; then
+	small_mnt="$tmp/small"; mkdir -p "$small_mnt" "$tmp/probe"
+	mount -t tmpfs -o size=256k none "$small_mnt"
+	"$VPSBENCH" watch --state-dir "$small_mnt" --dir "$tmp/probe" --baseline $BASE --every 100ms --listen none \
+		--prom-file "$tmp/enospc.prom" "${FAST[@]}" 2>"$tmp/enospc.err" &
+	W=$!; echo $W >> "$tmp/side.pids"
+	for _ in $(seq 300); do [ "$(cat "$small_mnt/history.jsonl" 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.1; done
+	dd if=/dev/zero of="$small_mnt/fill" bs=1k 2>/dev/null
+	# the history's last page may still hold a line or two: wait for the first error
+	for _ in $(seq 300); do
+		errs=$(awk '/^vpsbench_watch_history_write_errors_total/ {print $2}' "$tmp/enospc.prom")
+		[ "${errs:-0}" -ge 2 ] && break
+		sleep 0.1
+	done
+	rounds_full=$(awk '/^vpsbench_watch_rounds_total/ {print $2}' "$tmp/enospc.prom")
+	rm -f "$small_mnt/fill"
+	# written again: rounds go on (30 s at most)
+	for _ in $(seq 300); do
+		rounds_after=$(awk '/^vpsbench_watch_rounds_total/ {print $2}' "$tmp/enospc.prom")
+		[ "${rounds_after:-0}" -gt "${rounds_full:-0}" ] && grep -q 'history: written again' "$tmp/enospc.err" && break
+		sleep 0.1
+	done
+	kill -TERM $W; wait $W
+	if [ "${errs:-0}" -gt 0 ] && [ "${rounds_after:-0}" -gt "${rounds_full:-0}" ] &&
+	   python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert rows[-1]["write_errors"] > 0
+seqs = [r["seq"] for r in rows]
+assert seqs == sorted(seqs)' "$small_mnt/history.jsonl" && grep -q 'No space left on device' "$tmp/enospc.err"; then
+		t_ok "enospc_keeps_probing ($errs write errors, every line parses, written again after)"
+	else
+		t_fail enospc_keeps_probing "errs=$errs rounds $rounds_full -> $rounds_after $(cat "$tmp/enospc.err")"
+	fi
+	umount "$small_mnt"; small_mnt=
+else
+	t_skip enospc_keeps_probing "needs root (a small tmpfs)"
+fi
+
+# --- idle gate: stress-ng beside it ----------------------------------------
+if command -v stress-ng >/dev/null; then
+	sd="$tmp/gate"; mkdir -p "$sd"
+	stress-ng --cpu 2 --timeout 30s >/dev/null 2>&1 &
+	S=$!; echo $S >> "$tmp/side.pids"
+	# its two workers started and spinning (the gate reads the last second's ticks)
+	for _ in $(seq 100); do [ "$(pgrep -c -P $S)" -ge 2 ] && break; sleep 0.1; done
+	sleep 0.5
+	"$VPSBENCH" watch --state-dir "$sd" --baseline $BASE --every 200ms --rounds 5 --listen none \
+		--probe-time 100ms --budget 100 --max-cpu 50 --max-load 100000 --max-psi 100 2>"$tmp/gate.err"; rc=$?
+	kill $S; wait $S 2>/dev/null
+	out=$(python3 - "$sd/history.jsonl" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert len(rows) == 5, len(rows)
+for r in rows:
+    for k, p in r["probes"].items():
+        assert p["status"] == "skipped" and p["reason"].startswith("busy: cpu "), (k, p)
+        assert all(v is None for kk, v in p.items() if kk not in ("status", "reason")), p
+print(rows[0]["probes"]["randread"]["reason"])
+PY
+); prc=$?
+	[ $rc -eq 0 ] && [ $prc -eq 0 ] && t_ok "idle_gate_skips ($out)" || t_fail idle_gate_skips "rc=$rc $out"
+else
+	[ -n "${CI:-}" ] && t_fail idle_gate_skips "no stress-ng" || t_skip idle_gate_skips "no stress-ng"
+fi
+
+}
+side &
+side_pid=$!
 
 # --- --help in step with the man page and the README -----------------------
 "$VPSBENCH" watch --help > "$tmp/help" 2>&1; rc=$?
@@ -198,17 +289,6 @@ PY
 [ $rc -eq 0 ] && [ "$(tail -n 1 "$sd/history.jsonl" | python3 -c 'import json,sys; print(json.load(sys.stdin)["seq"])')" = 4 ] \
 	&& t_ok restart_uses_baseline_json_and_seq || t_fail restart_uses_baseline_json_and_seq "rc=$rc $(cat "$tmp/r3b.err")"
 
-# the start-up baseline run (a short one) when there is no baseline yet
-sd="$tmp/runbase"; mkdir -p "$sd"
-VPSBENCH_WATCH_BASELINE_ARGS="--only cpu --cpu-time 200ms" \
-	"$VPSBENCH" watch --state-dir "$sd" --every 200ms --rounds 1 --listen none "${FAST[@]}" 2>"$tmp/runbase.err"; rc=$?
-if [ $rc -eq 0 ] && python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["schema"]=="vpsbench.report/1"' "$sd/baseline.json" 2>/dev/null &&
-   tail -n 1 "$sd/history.jsonl" | python3 -c 'import json,sys; d=json.load(sys.stdin)["drift"]; assert d["prime_events_per_s"]["baseline"]>0 and d["randread_p99_us"]["baseline"] is None'; then
-	t_ok startup_baseline_run
-else
-	t_fail startup_baseline_run "rc=$rc $(cat "$tmp/runbase.err")"
-fi
-
 # --- /metrics, SIGHUP, SIGTERM ---------------------------------------------
 P=$(port); sd="$tmp/srv"; mkdir -p "$sd"
 # a small ASan quarantine: its 256 MiB default reads as RSS growth
@@ -266,14 +346,16 @@ for i in $(seq 50); do
 	lpids+=($!)
 done
 loading() { local p; for p in "${lpids[@]}"; do kill -0 "$p" 2>/dev/null && return 0; done; return 1; }
-malformed=0
+malformed=0; mpids=()
 while [ $malformed -eq 0 ] || loading; do
 	for req in 'GARBAGE\r\n\r\n' 'GET /metrics HTTP/9.9\r\n\r\n' 'GET\r\n\r\n' "GET /$(head -c 20000 /dev/zero | tr '\0' a) HTTP/1.1\r\nHost: x\r\n\r\n" \
 		   'GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n' 'POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\nabc' \
 		   'GET /metrics HTTP/1.1\r\n' ; do
-		( exec 3<>/dev/tcp/127.0.0.1/$P && printf "$req" >&3 && timeout 2 cat <&3 >/dev/null; exec 3>&- ) 2>/dev/null
+		( exec 3<>/dev/tcp/127.0.0.1/$P && printf "$req" >&3 && timeout 2 cat <&3 >/dev/null; exec 3>&- ) 2>/dev/null &
+		mpids+=($!)
 		malformed=$((malformed+1))
 	done
+	wait "${mpids[@]}" # (the kinds at once: the unfinished ones wait 2 s for an answer)
 done
 wait "${lpids[@]}"
 total=$(cat "$tmp"/load.* | paste -sd+ | bc)
@@ -308,72 +390,15 @@ else
 	t_fail sigterm_exit "rc=$rc ${el}s $(ls -A "$sd")"
 fi
 
-# --- ENOSPC: a small tmpfs as the state directory --------------------------
-if t_is_root; then
-	small_mnt="$tmp/small"; mkdir -p "$small_mnt" "$tmp/probe"
-	mount -t tmpfs -o size=256k none "$small_mnt"
-	"$VPSBENCH" watch --state-dir "$small_mnt" --dir "$tmp/probe" --baseline $BASE --every 100ms --listen none \
-		--prom-file "$tmp/enospc.prom" "${FAST[@]}" 2>"$tmp/enospc.err" &
-	W=$!; pids+=($W)
-	for _ in $(seq 300); do [ "$(cat "$small_mnt/history.jsonl" 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.1; done
-	dd if=/dev/zero of="$small_mnt/fill" bs=1k 2>/dev/null
-	# the history's last page may still hold a line or two: wait for the first error
-	for _ in $(seq 300); do
-		errs=$(awk '/^vpsbench_watch_history_write_errors_total/ {print $2}' "$tmp/enospc.prom")
-		[ "${errs:-0}" -ge 2 ] && break
-		sleep 0.1
-	done
-	rounds_full=$(awk '/^vpsbench_watch_rounds_total/ {print $2}' "$tmp/enospc.prom")
-	rm -f "$small_mnt/fill"
-	# written again: rounds go on (30 s at most)
-	for _ in $(seq 300); do
-		rounds_after=$(awk '/^vpsbench_watch_rounds_total/ {print $2}' "$tmp/enospc.prom")
-		[ "${rounds_after:-0}" -gt "${rounds_full:-0}" ] && grep -q 'history: written again' "$tmp/enospc.err" && break
-		sleep 0.1
-	done
-	kill -TERM $W; wait $W
-	if [ "${errs:-0}" -gt 0 ] && [ "${rounds_after:-0}" -gt "${rounds_full:-0}" ] &&
-	   python3 -c '
-import json, sys
-rows = [json.loads(l) for l in open(sys.argv[1])]
-assert rows[-1]["write_errors"] > 0
-seqs = [r["seq"] for r in rows]
-assert seqs == sorted(seqs)' "$small_mnt/history.jsonl" && grep -q 'No space left on device' "$tmp/enospc.err"; then
-		t_ok "enospc_keeps_probing ($errs write errors, every line parses, written again after)"
-	else
-		t_fail enospc_keeps_probing "errs=$errs rounds $rounds_full -> $rounds_after $(cat "$tmp/enospc.err")"
-	fi
-	umount "$small_mnt"; small_mnt=
-else
-	t_skip enospc_keeps_probing "needs root (a small tmpfs)"
-fi
-
-# --- idle gate: stress-ng beside it ----------------------------------------
-if command -v stress-ng >/dev/null; then
-	sd="$tmp/gate"; mkdir -p "$sd"
-	stress-ng --cpu 2 --timeout 30s >/dev/null 2>&1 &
-	S=$!; pids+=($S)
-	# its two workers started and spinning (the gate reads the last second's ticks)
-	for _ in $(seq 100); do [ "$(pgrep -c -P $S)" -ge 2 ] && break; sleep 0.1; done
-	sleep 0.5
-	"$VPSBENCH" watch --state-dir "$sd" --baseline $BASE --every 200ms --rounds 5 --listen none \
-		--probe-time 100ms --budget 100 --max-cpu 50 --max-load 100000 --max-psi 100 2>"$tmp/gate.err"; rc=$?
-	kill $S; wait $S 2>/dev/null
-	out=$(python3 - "$sd/history.jsonl" <<'PY'
-import json, sys
-rows = [json.loads(l) for l in open(sys.argv[1])]
-assert len(rows) == 5, len(rows)
-for r in rows:
-    for k, p in r["probes"].items():
-        assert p["status"] == "skipped" and p["reason"].startswith("busy: cpu "), (k, p)
-        assert all(v is None for kk, v in p.items() if kk not in ("status", "reason")), p
-print(rows[0]["probes"]["randread"]["reason"])
-PY
-); prc=$?
-	[ $rc -eq 0 ] && [ $prc -eq 0 ] && t_ok "idle_gate_skips ($out)" || t_fail idle_gate_skips "rc=$rc $out"
-else
-	[ -n "${CI:-}" ] && t_fail idle_gate_skips "no stress-ng" || t_skip idle_gate_skips "no stress-ng"
-fi
+# --- the side part's results ---------------------------------------------
+wait "$side_pid"
+while IFS=$'\t' read -r kind name why; do
+	case $kind in
+	ok) t_ok "$name" ;;
+	FAIL) t_fail "$name" "$why" ;;
+	SKIP) t_skip "$name" "$why" ;;
+	esac
+done < "$tmp/side.res"
 
 # --- the soak (started first): its end -------------------------------------
 if [ -n "${soak_w:-}" ]; then
