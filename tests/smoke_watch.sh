@@ -8,8 +8,8 @@
 # SIGHUP (reopen after mv), ENOSPC on the state directory (root: a small
 # tmpfs), the idle gate (stress-ng beside it), and a soak under the ASan
 # build (RSS and fds flat), which runs beside all the rest. Everything in
-# temporary directories, on 127.0.0.1 only. SOAK_ROUNDS overrides the soak's
-# 300 rounds (at least 100).
+# temporary directories, on 127.0.0.1 only. SOAK_ROUNDS sets the soak's rounds
+# between its two readings of RSS and fds (default 150, at least 100).
 . tests/lib.sh
 tmp=$(t_tmpdir)
 pids=()
@@ -25,47 +25,71 @@ cleanup() {
 trap cleanup EXIT
 BASE=tests/fixtures/watch/baseline.json
 # rss PID: the least of 10 readings (KiB): a DRAM probe maps 64-256 MiB while it runs
-rss() { local m= r; for _ in $(seq 10); do r=$(awk '/^VmRSS/ {print $2}' /proc/$1/status); { [ -z "$m" ] || [ "$r" -lt "$m" ]; } && m=$r; sleep 0.1; done; echo $m; }
+# (read without forks: a busy machine makes each fork slow)
+rss() {
+	local m='' r k v i
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		r=''
+		while read -r k v _; do [ "$k" = VmRSS: ] && { r=$v; break; }; done < "/proc/$1/status" || return 1
+		[ -n "$r" ] && { [ -z "$m" ] || [ "$r" -lt "$m" ]; } && m=$r
+		[ $i -lt 10 ] && sleep 0.1
+	done
+	echo "$m"
+}
 
 # --- soak under ASan: RSS and fds flat (started first: it runs beside the rest) ---
-# 300 rounds at --every 100ms (the least --every). RSS is the least over rounds
-# [50, 100) and over [N-60, N): ASan's quarantine (1 MiB here) and the allocator's
-# caches fill in the first ~30 rounds, flat after (measured: +-0.3 MiB); a growth
-# limit of 2 MiB over the >= 140 rounds between catches anything kept of ~15 KiB a
-# round or more (the former 1000 rounds: 8 MiB over 600, 14 KiB a round). fds: the
-# least per phase (a transient fd -- the --prom-file's temporary, a rotation -- is
-# not a leak; a leaked one stays), so a single fd leaked between the phases shows.
-# LeakSanitizer at the exit reports memory lost in any round, whatever its size.
+# Rounds at --every 100ms (the least --every) until both phases are read, then SIGTERM.
+# Early: 3 readings from round 40 on; late: 3 readings once GAP (150; SOAK_ROUNDS sets
+# it, at least 100) more rounds ran after the last early one. RSS is the least reading of
+# each phase (each the least of 10 over a second: a DRAM probe maps 64-256 MiB while it
+# runs); ASan's quarantine (1 MiB here) and the allocator's caches fill in the first ~30
+# rounds, flat after (measured: +-0.3 MiB), so a growth limit of 2 MiB over the >= 150
+# rounds between catches anything kept of ~14 KiB a round or more, as the former 1000
+# rounds did (8 MiB over 600). fds: the least per phase (a transient fd -- the
+# --prom-file's temporary, a rotation -- is not a leak; a leaked one stays), so a single
+# fd leaked between the phases shows. LeakSanitizer at the exit reports memory lost in
+# any round, whatever its size. Phases are counted in rounds, so a busy machine only
+# makes the soak longer (at most 240 s, then a failure).
 SAN=./build/san/vpsbench
-N=${SOAK_ROUNDS:-300}
-[ "$N" -ge 100 ] 2>/dev/null || N=100
-soak_e0=50; soak_e1=100; soak_l0=$((N - 60))
+GAP=${SOAK_ROUNDS:-150}
+[ "$GAP" -ge 100 ] 2>/dev/null || GAP=100
+# soak_rounds: the soak's rounds so far (its --prom-file; without forks)
+soak_rounds() {
+	local k v
+	while read -r k v; do [ "$k" = vpsbench_watch_rounds_total ] && { echo "${v%.*}"; return; }; done < "$tmp/soak.prom"
+	echo 0
+} 2>/dev/null
 if [ -x "$SAN" ]; then
 	soak_sd="$tmp/soak"; mkdir -p "$soak_sd"
 	# ASan keeps freed memory in quarantine (256 MiB by default), which shows as RSS growth
 	# with no leak behind it: a small quarantine makes RSS say what the watcher holds
-	ASAN_OPTIONS=${SOAK_ASAN_OPTIONS:-detect_leaks=1:quarantine_size_mb=1} "$SAN" watch --state-dir "$soak_sd" --baseline $BASE --every 100ms --rounds "$N" \
+	ASAN_OPTIONS=${SOAK_ASAN_OPTIONS:-detect_leaks=1:quarantine_size_mb=1} "$SAN" watch --state-dir "$soak_sd" --baseline $BASE --every 100ms \
 		--listen none --prom-file "$tmp/soak.prom" --history-max 64k --probe-time 20ms --budget 20 --max-load 100000 --max-cpu 100 --max-psi 100 \
 		2>"$tmp/soak.err" &
-	soak_w=$!; pids+=($soak_w)
-	# RSS and fds: the least over each phase
+	soak_w=$!; pids+=("$soak_w")
 	(
-		early_rss=; early_fd=; late_rss=; late_fd=
-		while kill -0 $soak_w 2>/dev/null; do
-			n=$(awk '/^vpsbench_watch_rounds_total/ {print $2}' "$tmp/soak.prom" 2>/dev/null)
-			r=$(rss $soak_w 2>/dev/null); f=$(ls /proc/$soak_w/fd 2>/dev/null | wc -l)
-			n2=$(awk '/^vpsbench_watch_rounds_total/ {print $2}' "$tmp/soak.prom" 2>/dev/null)
-			# both readings inside one phase (rss takes a second: ~10 rounds)
-			if [ -n "$r" ] && [ "${n:-0}" -ge $soak_e0 ] && [ "${n2:-0}" -lt $soak_e1 ]; then
-				{ [ -z "$early_rss" ] || [ "$r" -lt "$early_rss" ]; } && early_rss=$r
-				{ [ -z "$early_fd" ] || [ "$f" -lt "$early_fd" ]; } && early_fd=$f
-			elif [ -n "$r" ] && [ "${n:-0}" -ge $soak_l0 ] && [ "${n2:-0}" -lt "$N" ] && kill -0 $soak_w 2>/dev/null; then
-				{ [ -z "$late_rss" ] || [ "$r" -lt "$late_rss" ]; } && late_rss=$r
-				{ [ -z "$late_fd" ] || [ "$f" -lt "$late_fd" ]; } && late_fd=$f
+		e_rss=; e_fd=; l_rss=; l_fd=; ne=0; nl=0; e_end=0; n=0; t_end=$((SECONDS + 240))
+		while kill -0 "$soak_w" 2>/dev/null && [ $SECONDS -lt $t_end ]; do
+			n=$(soak_rounds)
+			if { [ $ne -lt 3 ] && [ "$n" -ge 40 ]; } || { [ $ne -ge 3 ] && [ "$n" -ge $((e_end + GAP)) ]; }; then
+				r=$(rss "$soak_w" 2>/dev/null); f=$(ls "/proc/$soak_w/fd" 2>/dev/null | wc -l)
+				[ -n "$r" ] || continue
+				if [ $ne -lt 3 ]; then
+					{ [ -z "$e_rss" ] || [ "$r" -lt "$e_rss" ]; } && e_rss=$r
+					{ [ -z "$e_fd" ] || [ "$f" -lt "$e_fd" ]; } && e_fd=$f
+					ne=$((ne + 1)); e_end=$(soak_rounds)
+				else
+					{ [ -z "$l_rss" ] || [ "$r" -lt "$l_rss" ]; } && l_rss=$r
+					{ [ -z "$l_fd" ] || [ "$f" -lt "$l_fd" ]; } && l_fd=$f
+					nl=$((nl + 1))
+					[ $nl -ge 3 ] && break
+				fi
 			fi
-			sleep 0.1
+			sleep 0.2
 		done
-		echo "$early_rss $late_rss $early_fd $late_fd" > "$tmp/soak.seen"
+		n=$(soak_rounds)
+		kill -TERM "$soak_w" 2>/dev/null
+		echo "${e_rss:--} ${l_rss:--} ${e_fd:--} ${l_fd:--} $e_end $n" > "$tmp/soak.seen"
 	) &
 	soak_mon=$!
 fi
@@ -402,15 +426,15 @@ done < "$tmp/side.res"
 
 # --- the soak (started first): its end -------------------------------------
 if [ -n "${soak_w:-}" ]; then
-	wait "$soak_w"; rc=$?
 	wait "$soak_mon"
-	read -r early_rss late_rss early_fd late_fd < "$tmp/soak.seen"
+	wait "$soak_w"; rc=$?
+	read -r early_rss late_rss early_fd late_fd e_end n < "$tmp/soak.seen"
 	size=$(stat -c %s "$soak_sd/history.jsonl")
-	if [ $rc -eq 0 ] && [ -n "$early_rss" ] && [ -n "$late_rss" ] && [ $((late_rss - early_rss)) -lt 2048 ] && [ "$late_fd" -eq "$early_fd" ] &&
+	if [ $rc -eq 0 ] && [ "$late_rss" != - ] && [ "$early_rss" != - ] && [ $((late_rss - early_rss)) -lt 2048 ] && [ "$late_fd" -eq "$early_fd" ] &&
 	   [ "$size" -le 65536 ] && [ -s "$soak_sd/history.jsonl.1" ] && ! grep -q 'ERROR: \(Address\|Leak\)Sanitizer' "$tmp/soak.err"; then
-		t_ok "soak_$N (RSS $early_rss -> $late_rss KiB, fds $early_fd -> $late_fd, history $size bytes + .1)"
+		t_ok "soak ($n rounds; RSS $early_rss -> $late_rss KiB and fds $early_fd -> $late_fd from round $e_end to $((e_end + GAP)) and on; history $size bytes + .1)"
 	else
-		t_fail "soak_$N" "rc=$rc RSS $early_rss -> $late_rss fds $early_fd -> $late_fd size $size $(tail -5 "$tmp/soak.err")"
+		t_fail soak "rc=$rc rounds $n (early phase to $e_end) RSS $early_rss -> $late_rss fds $early_fd -> $late_fd size $size $(tail -5 "$tmp/soak.err")"
 	fi
 else
 	t_fail soak "no $SAN (make build/san/vpsbench)"
