@@ -446,6 +446,15 @@ int watch_main(int argc, char **argv)
 		goto out;
 	}
 	rc = 2;
+	{
+		/* tests only: a wake-up baseline of their own, not learnt from the first rounds */
+		const char *x = getenv("VPSBENCH_WATCH_WAKEUP_BASELINE_US");
+		char *end;
+		double us;
+
+		if (x && *x && (us = strtod(x, &end)) > 0 && !*end)
+			base[WD_WAKEUP] = mdbl_of(us);
+	}
 	watch_drift_init(&w.drift, w.o.window, w.o.margin, base);
 	if (watch_probes_open(&w.probes, w.o.dir ? w.o.dir : w.o.state_dir, &stop_flag, err,
 			      sizeof(err)) < 0) {

@@ -39,7 +39,7 @@ void watch_drift_init(struct watch_drift *d, unsigned window, double margin,
 	d->window = window < 1 ? 1 : window > WATCH_MAX_WINDOW ? WATCH_MAX_WINDOW : window;
 	d->margin = margin;
 	for (int i = 0; i < WD_COUNT; i++) {
-		if (i != WD_WAKEUP && baseline[i].ok && baseline[i].v > 0)
+		if (baseline[i].ok && baseline[i].v > 0)
 			d->m[i].baseline = baseline[i];
 		d->m[i].degraded = MB_UNKNOWN;
 	}

@@ -38,7 +38,11 @@ struct watch_drift {
 	struct watch_drift_metric m[WD_COUNT];
 };
 
-/* baseline[WD_WAKEUP] is ignored: the wake-up baseline is the median of the first K rounds. */
+/*
+ * A report has no wake-up figure: without one in baseline[WD_WAKEUP] (only a test gives
+ * one, $VPSBENCH_WATCH_WAKEUP_BASELINE_US) the wake-up baseline is the median of the
+ * first K rounds.
+ */
 void watch_drift_init(struct watch_drift *d, unsigned window, double margin,
 		      const struct mdbl baseline[WD_COUNT]);
 /* Takes the round's ok values; logs each degraded/recovered change to log. */
