@@ -6,9 +6,10 @@
 # signal still prints the report marked incomplete. Also SIGPIPE (141 when
 # stdout is a closed pipe mid-run), injected rand write faults, stalled
 # storage, and the --dir refusals of a device.
-# The parts that wait on sleeping shims (stalls), the fault runs and the
-# kill test's timing run go on at once, each in its own directory, while
-# the SIGPIPE runs (held by the phase seam) are checked.
+# The parts that wait on sleeping shims (stalls) go on in the background,
+# each in its own directory, while the SIGPIPE runs (held by the phase
+# seam) are checked, and then beside the fault runs and the kill test's
+# timing run.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 base=$(t_tmpdir) || exit 1
@@ -33,10 +34,11 @@ RUN=(--dir "$d" --seq-size 64M --size 16M --runtime 2s --no-color --skip mem)
 
 # The kill test (run last, below): 20 runs, 5 of each signal, each killed
 # at a random moment of one phase of a short run (sysinfo, a seq write run,
-# the seq read, the rand layout, each rand pass; in turn). The delay is
+# the seq read, the rand layout, each rand pass; each phase
+# with several of the signals). The delay is
 # computed from the phase: the run's stderr is polled for the phase's
 # start line, then a random part of that phase's length (timed by a first,
-# uninterrupted run, started here) passes before the signal.
+# uninterrupted run, started below) passes before the signal.
 # shellcheck disable=SC2054 # (a comma-separated module list)
 KRUN=(--seq-size 32M --seq-runs 3 --size 16M --runtime 1s --ramp 0 --no-color --only sysinfo,seq,rand)
 kphases=(sysinfo seq-write seq-read rand-layout rand-pass-1 rand-pass-2)
@@ -44,9 +46,6 @@ declare -A kstart=([sysinfo]='sysinfo: reading system information \.\.\.$'
 	[seq-write]='seq: write run @RUN@/3 in .* \.\.\.$' [seq-read]='seq: read pass in .* \.\.\.$'
 	[rand-layout]='rand: layout in .* \.\.\.$' [rand-pass-1]='rand: randrw-4k-qd64 in .* \.\.\.$'
 	[rand-pass-2]='rand: randread-4k-qd1 in .* \.\.\.$')
-mkdir "$base/cal"
-"$VPSBENCH" --dir "$base/cal" "${KRUN[@]}" > "$base/cal.out" 2> "$base/cal.err" &
-cal_pid=$!; BG+=("$cal_pid")
 
 # rand faults: an LD_PRELOAD shim fails the Nth 4 KiB pwrite() to a rand
 # test file (the psync engine's writes; the layout writes 1 MiB chunks).
@@ -80,18 +79,8 @@ ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
 	return real(fd, buf, n, off);
 }
 SHIM
-if cc -shared -fPIC -o "$base/shim.so" "$base/shim.c" -ldl 2>/dev/null; then
-	faults=1
-	for e in 28:enospc 5:eio; do
-		mkdir "$base/${e#*:}"
-		ASAN_OPTIONS=$ASAN_OPTIONS:verify_asan_link_order=0 SHIM_AT=200 SHIM_ERRNO=${e%%:*} \
-			LD_PRELOAD=$base/shim.so "$VPSBENCH" --only sysinfo,rand --engine psync --size 16M \
-			--runtime 1s --ramp 0 --dir "$base/${e#*:}" --json --quiet > "$base/${e#*:}.json" 2> "$base/${e#*:}.err" &
-		eval "pid_${e#*:}=$!"; BG+=("$!")
-	done
-else
-	faults=0
-fi
+faults=0
+cc -shared -fPIC -o "$base/shim.so" "$base/shim.c" -ldl 2>/dev/null && faults=1
 
 # Stalled storage: a shim makes fdatasync()/fsync() (or the seq read()s)
 # sleep 600 s, in a loop so a signal does not end the sleep. Each worker
@@ -226,6 +215,21 @@ kill -s PIPE "$pid"; wait "$pid"; rc=$?
 	|| t_fail sigpipe_exit_141 "rc=$rc"
 empty_dir "$d" && t_ok sigpipe_nothing_left || t_fail sigpipe_nothing_left "$(ls -A "$d")"
 
+# the CPU-heavier runs start once the stalled ones sleep in their shim and
+# the SIGPIPE runs are done: the kill test's timing run and the fault runs
+mkdir "$base/cal"
+"$VPSBENCH" --dir "$base/cal" "${KRUN[@]}" > "$base/cal.out" 2> "$base/cal.err" &
+cal_pid=$!; BG+=("$cal_pid")
+if [ $faults = 1 ]; then
+	for e in 28:enospc 5:eio; do
+		mkdir "$base/${e#*:}"
+		ASAN_OPTIONS=$ASAN_OPTIONS:verify_asan_link_order=0 SHIM_AT=200 SHIM_ERRNO=${e%%:*} \
+			LD_PRELOAD=$base/shim.so "$VPSBENCH" --only sysinfo,rand --engine psync --size 16M \
+			--runtime 1s --ramp 0 --dir "$base/${e#*:}" --json --quiet > "$base/${e#*:}.json" 2> "$base/${e#*:}.err" &
+		eval "pid_${e#*:}=$!"; BG+=("$!")
+	done
+fi
+
 if [ $faults = 1 ]; then
 	mnt=$(t_mount_point "$d")
 	# shellcheck disable=SC2154 # set by the eval above
@@ -308,10 +312,11 @@ done
 echo "  phase lengths (ms): $(for ph in "${kphases[@]}"; do printf '%s=%s ' "$ph" "${klen[$ph]}"; done)"
 sigs=(INT TERM HUP KILL)
 declare -A code=([INT]=130 [TERM]=143 [HUP]=129 [KILL]=137)
-# kill_run I DIR: one run killed in phase I % 6 with signal I % 4; its
+# kill_run I DIR: one run killed with signal I % 4 in phase (I + I / 4) % 6
+# (20 runs: 20 different pairs of phase and signal, 3 or 4 in each phase); its
 # findings go to $base/res.I, one word a line (left exit report slow fin hit)
 kill_run() {
-	local i=$1 dir=$2 s=${sigs[$(($1 % 4))]} ph=${kphases[$(($1 % 6))]} re delay pid t0 ms rc res=$base/res.$1
+	local i=$1 dir=$2 s=${sigs[$(($1 % 4))]} ph=${kphases[$((($1 + $1 / 4) % 6))]} re delay pid t0 ms rc res=$base/res.$1
 	local out=$base/out.$1 err=$base/err.$1
 	: > "$res"
 	re=${kstart[$ph]/@RUN@/$(( RANDOM % 3 + 1 ))}
@@ -360,7 +365,7 @@ kill_run() {
 # two runs at a time, each worker in its own directory, one after the other
 nk=${KILL_RUNS:-20}
 for w in 0 1; do
-	mkdir "$base/k$w"
+	mkdir -p "$base/k$w"
 	( for i in $(seq "$w" 2 $((nk - 1))); do kill_run "$i" "$base/k$w"; done ) &
 done
 wait
