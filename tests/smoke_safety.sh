@@ -313,6 +313,9 @@ for ph in "${kphases[@]}"; do
 	klen[$ph]=$(awk -v s="${secs:-0.2}" 'BEGIN { v = int(s * 1000); print (v < 100 ? 100 : v) }')
 done
 echo "  phase lengths (ms): $(for ph in "${kphases[@]}"; do printf '%s=%s ' "$ph" "${klen[$ph]}"; done)"
+# nap SECS: sleeps without a fork (a read that times out on a FIFO held open by us)
+mkfifo "$base/nap"; exec {nap_fd}<>"$base/nap"
+nap() { read -r -t "$1" -u "$nap_fd" _; }
 sigs=(INT TERM HUP KILL)
 declare -A code=([INT]=130 [TERM]=143 [HUP]=129 [KILL]=137)
 # kill_run I DIR: one run killed with signal I % 4 in phase (I + I / 4) % 6
@@ -324,16 +327,29 @@ kill_run() {
 	: > "$res"
 	re=${kstart[$ph]/@RUN@/$(( RANDOM % 3 + 1 ))}
 	delay=$(awk -v r=$RANDOM -v l="${klen[$ph]}" 'BEGIN { printf "%.3f", 0.9 * l / 1000 * r / 32767 }')
-	"$VPSBENCH" --dir "$dir" "${KRUN[@]}" > "$out" 2> "$err" &
+	: > "$err"
+	"$VPSBENCH" --dir "$dir" "${KRUN[@]}" > "$out" 2> "$err" {nap_fd}>&- &
 	pid=$!
-	# the phase starts within 30 s even on a loaded machine
+	# the phase starts within 30 s even on a loaded machine; its stderr is
+	# read as it grows (no fork a poll: a fork a poll was seconds of CPU)
+	local efd l part="" found=0
+	exec {efd}<"$err"
 	for _ in $(seq 1 600); do
-		grep -qE "$re" "$err" && break
+		while :; do
+			if IFS= read -r -u "$efd" l; then
+				l=$part$l; part=""
+				[[ $l =~ $re ]] && { found=1; break; }
+			else
+				part=$part$l; break # (a line not yet whole)
+			fi
+		done
+		[ $found = 1 ] && break
 		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.05
+		nap 0.05
 	done
-	grep -qE "$re" "$err" && echo hit >> "$res"
-	sleep "$delay"
+	exec {efd}<&-
+	[ $found = 1 ] && echo hit >> "$res"
+	nap "$delay"
 	t0=$(now_ms)
 	kill -s "$s" "$pid" 2>/dev/null
 	{ wait "$pid"; } 2>/dev/null; rc=$?
