@@ -9,23 +9,36 @@
 . tests/lib.sh
 PB=contrib/ansible/vpsbench.yml
 
+# ansible-lint runs in the background while the playbooks run (it reads
+# only the playbook); its verdict is taken at the end (lint_result)
+lint_tmp=$(t_tmpdir)
+lint_pid=""
 if command -v ansible-lint >/dev/null; then
-	if out=$(ansible-lint --offline --nocolor "$PB" 2>&1); then
-		t_ok "ansible-lint passes"
-	else
-		t_fail "ansible-lint" "$(printf '%s' "$out" | tail -15)"
-	fi
-else
-	t_skip "ansible-lint" "not installed (Debian package ansible-lint)"
+	ansible-lint --offline --nocolor "$PB" > "$lint_tmp/lint.out" 2>&1 &
+	lint_pid=$!
 fi
+lint_result() {
+	local rc
+	if [ -z "$lint_pid" ]; then
+		t_skip "ansible-lint" "not installed (Debian package ansible-lint)"
+	else
+		wait "$lint_pid"; rc=$?; lint_pid=""
+		if [ $rc -eq 0 ]; then t_ok "ansible-lint passes"
+		else t_fail "ansible-lint" "$(tail -15 "$lint_tmp/lint.out")"; fi
+	fi
+	rm -rf "$lint_tmp"
+}
+trap '[ -n "$lint_pid" ] && kill "$lint_pid" 2>/dev/null && wait "$lint_pid"; rm -rf "$lint_tmp"' EXIT
 if ! t_is_root; then
 	t_skip "ansible end to end" "needs root (sshd)"
+	lint_result
 	t_summary ansible
 	exit 0
 fi
 SSHD=/usr/sbin/sshd
 if [ ! -x $SSHD ] || ! command -v ansible-playbook >/dev/null || ! command -v ssh-keygen >/dev/null; then
 	t_skip "ansible end to end" "needs openssh-server and ansible-core (Debian packages)"
+	lint_result
 	t_summary ansible
 	exit 0
 fi
@@ -34,6 +47,7 @@ VB=$PWD/vpsbench
 [ -x "$PWD/build/static/vpsbench" ] && VB=$PWD/build/static/vpsbench
 if [ ! -x "$VB" ]; then
 	t_skip "ansible end to end" "no ./vpsbench (make vpsbench)"
+	lint_result
 	t_summary ansible
 	exit 0
 fi
@@ -41,8 +55,12 @@ fi
 tmp=$(t_tmpdir)
 chmod 755 "$tmp"
 sshd_pid=""
+pb1_pid=""
 made_run_sshd=""
 cleanup() {
+	[ -n "$lint_pid" ] && kill "$lint_pid" 2>/dev/null && wait "$lint_pid"
+	rm -rf "$lint_tmp"
+	[ -n "$pb1_pid" ] && kill "$pb1_pid" 2>/dev/null && wait "$pb1_pid"
 	[ -n "$sshd_pid" ] && kill "$sshd_pid" 2>/dev/null && wait "$sshd_pid" 2>/dev/null
 	[ -n "$made_run_sshd" ] && rmdir /run/sshd 2>/dev/null
 	rm -rf "$tmp"
@@ -86,17 +104,25 @@ for _ in $(seq 50); do
 done
 if [ -z "$up" ]; then
 	t_fail "sshd on 127.0.0.2-4" "$(tail -5 "$tmp/sshd.log")"
+	lint_result
 	t_summary ansible
 	exit 1
 fi
 t_ok "sshd up on 127.0.0.2, .3, .4 port $P"
 
-mkdir -p "$tmp/results" "$tmp/node-2" "$tmp/node-3" "$tmp/node-4" "$tmp/ansible"
-cat >"$tmp/inventory" <<INV
-[nodes]
-node-2 ansible_host=127.0.0.2 vpsbench_node_tmp=$tmp/node-2
-node-3 ansible_host=127.0.0.3 vpsbench_node_tmp=$tmp/node-3
-node-4 ansible_host=127.0.0.4 vpsbench_node_tmp=$tmp/node-4
+# The two playbook runs go at once, each with its own inventory, results
+# dir and node dirs (run 1: results1, node-2 in node1-2; run 2: results,
+# node-2..4): nothing they check depends on a quiet machine.
+mkdir -p "$tmp/results1" "$tmp/node1-2" "$tmp/results" "$tmp/node-2" "$tmp/node-3" "$tmp/node-4" "$tmp/ansible"
+# inventory FILE NODE-DIR-PREFIX HOST...: those nodes
+inventory() {
+	local f=$1 pre=$2 h; shift 2
+	{
+		echo "[nodes]"
+		for h in "$@"; do
+			echo "node-$h ansible_host=127.0.0.$h vpsbench_node_tmp=$tmp/$pre$h"
+		done
+		cat <<INV
 
 [nodes:vars]
 ansible_port=$P
@@ -106,39 +132,45 @@ ansible_ssh_common_args='-o UserKnownHostsFile=$tmp/known_hosts -o StrictHostKey
 ansible_python_interpreter=/usr/bin/python3
 vpsbench_args=["--only", "sysinfo,seq", "--seq-size", "4M", "--seq-runs", "1"]
 INV
+	} > "$f"
+}
+inventory "$tmp/inventory1" node1- 2
+inventory "$tmp/inventory" node- 2 3 4
 export ANSIBLE_LOCAL_TEMP=$tmp/ansible/local ANSIBLE_REMOTE_TEMP=$tmp/ansible/remote
 export ANSIBLE_SSH_CONTROL_PATH_DIR=$tmp/ansible/cp ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0
 export ANSIBLE_HOST_KEY_CHECKING=True ANSIBLE_FORCE_COLOR=0 ANSIBLE_GATHERING=explicit
 # one SSH connection per task where possible (no control masters left behind)
 export ANSIBLE_PIPELINING=True
 
-# run_playbook LOG [extra -e...]: a short run on every node
+# run_playbook INVENTORY RESULTS LOG [extra -e...]: a short run on every node
 run_playbook() {
-	local log=$1; shift
-	timeout 300 ansible-playbook -i "$tmp/inventory" "$PB" \
-		-e vpsbench_binary="$VB" -e vpsbench_results="$tmp/results" -e vpsbench_poll=1 \
+	local inv=$1 res=$2 log=$3; shift 3
+	timeout 300 ansible-playbook -i "$inv" "$PB" \
+		-e vpsbench_binary="$VB" -e vpsbench_results="$res" -e vpsbench_poll=1 \
 		-e vpsbench_timeout=120 "$@" >"$log" 2>&1
 }
 # 1. Every node passes --require: rc 0. One node is enough for this path
 # (three nodes' SSH sessions would triple the test's CPU for nothing); the
 # three-node run is the one below.
-run_playbook "$tmp/pb1.log" --limit node-2 -e 'vpsbench_require=seq_write_mbps>=0.001'; rc=$?
-if [ $rc -eq 0 ] && grep -q 'vpsbench fleet  —  1 node  ' "$tmp/results/fleet.txt" &&
-   grep -qE '^ node-2 +ok ' "$tmp/results/fleet.txt" && [ -f "$tmp/results/node-2.json" ]; then
-	t_ok "playbook ran (rc 0), node-2 passes --require"
-else
-	t_fail "playbook" "rc=$rc: $(tail -25 "$tmp/pb1.log")"
-fi
-left=$(find "$tmp/node-2" -mindepth 1 2>/dev/null | head -5)
-if [ -z "$left" ]; then t_ok "the node holds no binary or report afterwards"; else t_fail "node cleanup" "$left"; fi
-
+run_playbook "$tmp/inventory1" "$tmp/results1" "$tmp/pb1.log" -e 'vpsbench_require=seq_write_mbps>=0.001' &
+pb1_pid=$!
 # 2. Three nodes, node-3 made to miss --require: its seq test does not run,
 # so seq_write_mbps is not measured there; the playbook still fetches every
 # report, ranks them once on the controller, then fails naming node-3 only.
 sed -i "s|^node-3 .*|& vpsbench_args='[\"--only\", \"sysinfo\"]'|" "$tmp/inventory"
-rm -f "$tmp/results/"*
-run_playbook "$tmp/pb2.log" -e 'vpsbench_require=seq_write_mbps>=0.001'; rc=$?
+run_playbook "$tmp/inventory" "$tmp/results" "$tmp/pb2.log" -e 'vpsbench_require=seq_write_mbps>=0.001'; rc2=$?
 
+wait "$pb1_pid"; rc=$?; pb1_pid=""
+if [ $rc -eq 0 ] && grep -q 'vpsbench fleet  —  1 node  ' "$tmp/results1/fleet.txt" &&
+   grep -qE '^ node-2 +ok ' "$tmp/results1/fleet.txt" && [ -f "$tmp/results1/node-2.json" ]; then
+	t_ok "playbook ran (rc 0), node-2 passes --require"
+else
+	t_fail "playbook" "rc=$rc: $(tail -25 "$tmp/pb1.log")"
+fi
+left=$(find "$tmp/node1-2" -mindepth 1 2>/dev/null | head -5)
+if [ -z "$left" ]; then t_ok "the node holds no binary or report afterwards"; else t_fail "node cleanup" "$left"; fi
+
+rc=$rc2
 python3 - "$tmp/results" <<'PY' && t_ok "three reports fetched to results/<host>.json, each with its --label" || t_fail "reports"
 import json, sys
 bad = []
@@ -176,4 +208,5 @@ else
 fi
 left=$(find "$tmp/node-2" "$tmp/node-3" "$tmp/node-4" -mindepth 1 2>/dev/null | head -5)
 if [ -z "$left" ]; then t_ok "no node holds the binary or a report after the failing run"; else t_fail "node cleanup (failure)" "$left"; fi
+lint_result
 t_summary ansible

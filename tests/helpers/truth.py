@@ -10,6 +10,13 @@ parts say, and that every format of one run shows the same figures.
   truth.py prom REPORT.json OUT.prom    the Prometheus text against the JSON
   truth.py yabs REPORT.json OUT.yabs    the yabs JSON against the JSON
   truth.py fio REPORT.json OUT.fio      the --format fio jobs of fsync against the JSON
+  truth.py multi NAME CHECK ARGS... [-- NAME CHECK ARGS...]...
+                                        several of the checks above in one process
+                                        (python's start is most of a check's cost):
+                                        each checked alone, as its own call would;
+                                        prints "pass NAME" or "fail NAME" and that
+                                        check's false claims (indented) per check;
+                                        exit 1 when any fails
 
 Nothing here calls the product: the percentile selection (fio's rule), the
 bucket values and the unit conversions are written again from their
@@ -751,27 +758,64 @@ def check_fio(j, f):
         eq(x["read"]["total_ios"], 0, w + " read.total_ios")
 
 
-def main():
-    cmd, rep = sys.argv[1], json.load(open(sys.argv[2]))
+def run_check(cmd, args):
+    """One check, as `truth.py CMD ARGS...` runs it; appends to BAD."""
+    rep = json.load(open(args[0]))
     if cmd == "json":
         check_json(rep)
         check_cpu_mem_json(rep)
     elif cmd == "tiers":
-        check_tiers(rep, json.load(open(sys.argv[3])))
+        check_tiers(rep, json.load(open(args[1])))
     elif cmd == "text":
-        check_rendered(rep, open(sys.argv[3]).read(), "text")
+        check_rendered(rep, open(args[1]).read(), "text")
     elif cmd == "html":
-        h = open(sys.argv[3]).read()
+        h = open(args[1]).read()
         check_rendered(rep, html_text(h), "html")
         html_cpu_bars(rep, h)
     elif cmd == "prom":
-        check_prom(rep, open(sys.argv[3]).read())
+        check_prom(rep, open(args[1]).read())
     elif cmd == "yabs":
-        check_yabs(rep, json.load(open(sys.argv[3])))
+        check_yabs(rep, json.load(open(args[1])))
     elif cmd == "fio":
-        check_fio(rep, json.load(open(sys.argv[3])))
+        check_fio(rep, json.load(open(args[1])))
     else:
         sys.exit("truth.py: unknown check " + cmd)
+
+
+def multi(argv):
+    """truth.py multi NAME CHECK ARGS... [-- NAME CHECK ARGS...]...: each
+    check alone (its own list of false claims; an exception fails that
+    check only), in the order given."""
+    groups, cur = [], []
+    for a in argv:
+        if a == "--":
+            groups.append(cur)
+            cur = []
+        else:
+            cur.append(a)
+    groups.append(cur)
+    failed = 0
+    for g in groups:
+        if len(g) < 3:
+            sys.exit("truth.py multi: want NAME CHECK ARGS..., got %r" % (g,))
+        name, cmd, args = g[0], g[1], g[2:]
+        del BAD[:]
+        try:
+            run_check(cmd, args)
+        except Exception as ex:  # as a single call's traceback: this check fails
+            BAD.append("%s: %r" % (type(ex).__name__, ex))
+        print(("fail " if BAD else "pass ") + name)
+        for b in BAD:
+            print("  false: " + b)
+        failed += bool(BAD)
+    sys.stdout.flush()
+    sys.exit(1 if failed else 0)
+
+
+def main():
+    if sys.argv[1] == "multi":
+        multi(sys.argv[2:])
+    run_check(sys.argv[1], sys.argv[2:])
     for b in BAD:
         print("  false: " + b, file=sys.stderr)
     sys.exit(1 if BAD else 0)
