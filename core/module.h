@@ -55,7 +55,9 @@ struct mod_outcome {
 /* Warnings a run collects: shown once at the end of the text report and in JSON. */
 #define BENCH_MAX_WARN 32
 struct bench_warnings {
-	char msg[BENCH_MAX_WARN][256];
+	/* room for two long paths: at 256 bytes a warning naming a report and a dir
+	 * below a deep TMPDIR lost its conclusion ("...: its figures are cache-served") */
+	char msg[BENCH_MAX_WARN][1024];
 	unsigned n;
 };
 
