@@ -57,8 +57,10 @@ written() { # bytes the group wrote to the loop device
 }
 # the disk under the loop file: its writes beyond the loop device's are
 # another job's (a shared disk makes the truth unknowable: a skip saying so)
-hostdev=$(basename "$(findmnt -no SOURCE -T "$B" 2>/dev/null)")
-wsect() { awk -v d="$1" '$3 == d { print $10; f = 1 } END { if (!f) print 0 }' /proc/diskstats; }
+# (a bind mount's source reads DEV[/path]; a device diskstats does not list,
+# as in a chroot, leaves the figure unknown)
+hostdev=$(findmnt -no SOURCE -T "$B" 2>/dev/null); hostdev=$(basename "${hostdev%%\[*}")
+wsect() { awk -v d="$1" '$3 == d { print $10 }' /proc/diskstats; }
 h0=$(wsect "$hostdev") l0=$(wsect "$(basename "$LOOP")")
 sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$CG" \
 	$BIN --profile storage --only cache --dir "$B/mnt" --storage-sizes 16M,32M --storage-point-time 1s \
@@ -86,7 +88,12 @@ done
 echo "# counter at the end: $(written)"
 wait "$VPID"; rc=$?
 VPID=
-foreign_mb=$(( ( ($(wsect "$hostdev") - h0) - ($(wsect "$(basename "$LOOP")") - l0) ) * 512 / 1000000 ))
+h1=$(wsect "$hostdev") l1=$(wsect "$(basename "$LOOP")")
+if [ -n "$h0" ] && [ -n "$h1" ] && [ -n "$l0" ] && [ -n "$l1" ]; then
+	foreign_mb=$(( ( (h1 - h0) - (l1 - l0) ) * 512 / 1000000 ))
+else
+	foreign_mb="unknown (no /proc/diskstats line for '$hostdev')"
+fi
 echo "# foreign writes on $hostdev during the run: $foreign_mb MB"
 echo "# vpsbench exit $rc; limit lowered after ${lowered:-never} bytes; $(head -c 300 "$B/err")"
 t_check "vpsbench exit 0" [ $rc -eq 0 ]
