@@ -121,6 +121,12 @@ PY
 prc=$?
 grep '^#' "$B/check"
 name="burst bytes within 10% of the truth, sustained within 10% of the lowered limit"
+# a miss while other jobs wrote to the same disk says nothing of the product:
+# LOW is the truth only while nothing else takes the disk's time
+case $foreign_mb in *[!0-9]*) ;; *)
+	[ $prc -eq 1 ] && [ "$foreign_mb" -ge 100 ] && { echo "the disk was shared: $foreign_mb MB of foreign writes on $hostdev during the run"; prc=2; } \
+		> "$B/check" ;;
+esac
 case $prc in
 0) t_ok "$name" ;;
 2) t_skip "$name" "$(grep -v '^#' "$B/check")" ;;
