@@ -159,7 +159,8 @@ done
 echo "== the suite's own checks"
 # the share of the machine's CPU time used beside the suite (another job,
 # stress-ng): a script's time limit is stretched by 1 / (1 - share)
-own=$(times | sed -n 2p | awk '{ s = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); s += a[1] * 60 + a[2] } printf "%.2f", s }')
+times > "$logs/own.times" # (in this shell: in a pipe or $() it would count no children)
+own=$(sed -n 2p "$logs/own.times" | awk '{ s = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); s += a[1] * 60 + a[2] } printf "%.2f", s }')
 read -r foreign limit < <(awk -v b0="$busy0" -v b1="$(busy_s)" -v own="$own" -v n="$(nproc)" -v w=$((SECONDS - start)) -v m="$max_s" \
 	'BEGIN { f = (b1 - b0 - own) / (n * (w > 0 ? w : 1)); if (f < 0) f = 0; if (f > 0.75) f = 0.75
 		printf "%.0f %d\n", f * 100, m / (1 - f) }')
