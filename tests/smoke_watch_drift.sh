@@ -162,7 +162,15 @@ check_gauge() {
 }
 
 for _ in $(seq 300); do [ "$(rounds "$tmp/w.prom")" ] && [ "$(rounds "$tmp/w.prom")" -ge $((K + 1)) ] && break; sleep 0.2; done
-[ "$(gauge "$tmp/w.prom" randread_p99_us)" = 0 ] && t_ok drift_randread_starts_ok || t_fail drift_randread_starts_ok "gauge=$(gauge "$tmp/w.prom" randread_p99_us) $(tail -3 "$tmp/w.err")"
+# degraded before any throttle: a skip when the values (K in a row beyond the margin on a
+# busy machine) called for it and the gauge turned where they did; else the product's fault
+if [ "$(gauge "$tmp/w.prom" randread_p99_us)" = 0 ]; then
+	t_ok drift_randread_starts_ok
+elif out=$(why "$sd/history.jsonl" randread_p99_us 1 0 0); then
+	t_skip drift_randread_starts_ok "the machine disturbed the start (load $(cut -d' ' -f1-3 /proc/loadavg)): $out"
+else
+	t_fail drift_randread_starts_ok "gauge=$(gauge "$tmp/w.prom" randread_p99_us) $out $(tail -3 "$tmp/w.err")"
+fi
 
 # B's quota and A's throttle at once: each watcher's own cgroup, neither slows the other
 # CPU quota 0.1 CPU (5 ms each 50 ms) on watchers B and C, with a busy loop a CPU (nice 19:
