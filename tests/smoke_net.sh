@@ -11,9 +11,6 @@
 # are in smoke_net_rows.sh, which runs beside other scripts.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
-# the system's python3 when there is one: a version manager's shim first on
-# PATH (pyenv's) costs about a second a call on a loaded machine
-[ -x /usr/bin/python3 ] && python3() { /usr/bin/python3 "$@"; }
 . tests/helpers/net_ns.sh
 net_ns_start smoke_net 200mbit
 

@@ -12,11 +12,7 @@
 # on the static binary.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
-# the system's python3 when there is one: a version manager's shim first on
-# PATH (pyenv's) costs about a second a call on a loaded machine. Servers
-# run as "$PY" (not through the function), so that $! is their own PID.
-PY=python3; [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
-python3() { "$PY" "$@"; }
+PY=python3 # (Debian's: tests/lib.sh puts it first on PATH)
 command -v python3 >/dev/null || { t_skip net_fake "python3 missing"; t_summary smoke_net_fake; exit 0; }
 T=$(t_tmpdir)
 PIDS=''

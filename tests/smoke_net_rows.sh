@@ -14,9 +14,6 @@
 # cleanly otherwise. The figures against iperf3 and curl: smoke_net.sh.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
-# the system's python3 when there is one: a version manager's shim first on
-# PATH (pyenv's) costs about a second a call on a loaded machine
-[ -x /usr/bin/python3 ] && python3() { /usr/bin/python3 "$@"; }
 
 # Bad input: one line naming the option, exit 1, nothing sent (no root
 # needed; strace -f shows no inet socket and no connect when it is there).

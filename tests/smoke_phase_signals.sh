@@ -8,9 +8,6 @@
 # open at that phase it is already unlinked (so KILL leaves nothing).
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
-# python3 (t_json, the checks below) from /usr/bin when it is there: a
-# version manager's shim first on PATH costs ~0.5 s of CPU a call
-[ -x /usr/bin/python3 ] && python3() { /usr/bin/python3 "$@"; }
 base=$(t_tmpdir) || exit 1
 trap 'rm -rf "$base"' EXIT
 export TMPDIR=$base/tmp; mkdir "$TMPDIR"

@@ -3,9 +3,6 @@
 # report; through a pipe there is no escape code at all, with or without
 # --no-color / NO_COLOR; --quiet prints nothing on stderr.
 . tests/lib.sh
-# python3 (t_json, the checks below) from /usr/bin when it is there: a
-# version manager's shim first on PATH costs ~0.5 s of CPU a call
-[ -x /usr/bin/python3 ] && python3() { /usr/bin/python3 "$@"; }
 tmp=$(t_tmpdir); trap 'rm -rf "$tmp"' EXIT
 bin=$(cd "$(dirname "$VPSBENCH")" && pwd)/$(basename "$VPSBENCH")
 # RUN with the directory of its own: every run below goes at the same time

@@ -4,11 +4,7 @@
 # replaces its series (PUT), the other node's stay. With the Prometheus
 # server installed, a scrape and a PromQL query return the same value.
 . tests/lib.sh
-# the system's python3 when there is one: a version manager's shim first on
-# PATH (pyenv's) costs about a second a call on a loaded machine. Servers
-# run as "$PY" (not through the function), so that $! is their own PID.
-PY=python3; [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
-python3() { "$PY" "$@"; }
+PY=python3 # (Debian's: tests/lib.sh puts it first on PATH)
 tmp=$(t_tmpdir)
 pids=""
 cleanup() {

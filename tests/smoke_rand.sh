@@ -3,9 +3,6 @@
 # --zero-buffers, a rate cap, a signal; as root a run on tmpfs, its mount
 # free at once after io_uring runs, and the O_DIRECT refusal of ramfs.
 . tests/lib.sh
-# python3 (t_json, the checks below) from /usr/bin when it is there: a
-# version manager's shim first on PATH costs ~0.5 s of CPU a call
-[ -x /usr/bin/python3 ] && python3() { /usr/bin/python3 "$@"; }
 base=$(t_tmpdir)
 cleanup() {
 	t_umount_below "$base"

@@ -9,9 +9,6 @@
 # and are checked in order afterwards; the sysctl part, global, runs last
 # with no run of ours beside it.
 . tests/lib.sh
-# python3 (t_json, the checks below) from /usr/bin when it is there: a
-# version manager's shim first on PATH costs ~0.5 s of CPU a call
-[ -x /usr/bin/python3 ] && python3() { /usr/bin/python3 "$@"; }
 base=$(t_tmpdir)
 old_disabled=""
 cleanup() {

@@ -9,9 +9,6 @@
 # at 5 MB/s); the in-flight shape is yabs's.
 # Root only (loop device, mount, cgroup); skips cleanly otherwise.
 . tests/lib.sh
-# python3 (t_json, the checks below) from /usr/bin when it is there: a
-# version manager's shim first on PATH costs ~0.5 s of CPU a call
-[ -x /usr/bin/python3 ] && python3() { /usr/bin/python3 "$@"; }
 name=rand_edges_throttle
 if ! t_is_root; then t_skip slow_disk_drains "needs root"; t_summary $name; exit; fi
 blk=/sys/fs/cgroup/blkio

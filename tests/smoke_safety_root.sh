@@ -8,9 +8,6 @@
 # a tool or kernel feature is missing. Everything is undone by the trap.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
-# python3 (t_json, the checks below) from /usr/bin when it is there: a
-# version manager's shim first on PATH costs ~0.5 s of CPU a call
-[ -x /usr/bin/python3 ] && python3() { /usr/bin/python3 "$@"; }
 if ! t_is_root; then
 	for n in enospc_seq_pass enospc_rand_layout erofs_skip eacces_skip memcg_64m dm_eio dm_stall; do
 		t_skip "$n" "needs root (loop devices, mounts, cgroups)"

@@ -4,11 +4,7 @@
 # timeout, redirects, the saved report equal to the one received, and the
 # header value never shown.
 . tests/lib.sh
-# the system's python3 when there is one: a version manager's shim first on
-# PATH (pyenv's) costs about a second a call on a loaded machine. Servers
-# run as "$SYSPY" (not through the function), so that $! is their own PID.
-SYSPY=python3; [ -x /usr/bin/python3 ] && SYSPY=/usr/bin/python3
-python3() { "$SYSPY" "$@"; }
+SYSPY=python3 # (Debian's: tests/lib.sh puts it first on PATH)
 tmp=$(t_tmpdir)
 pids=""
 cleanup() {
