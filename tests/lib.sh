@@ -64,6 +64,13 @@ if bad and isinstance(j.get("modules"), dict):
 sys.exit(1 if bad else 0)
 EOF
 }
+# t_bg NAME OUT ERR CMD...: CMD in the background (stdout to OUT, stderr to
+# ERR), known by NAME; t_bg_wait NAME waits for it and sets rc to its exit
+# status; t_bg_kill ends every one still running (a trap's cleanup)
+declare -A T_BG
+t_bg() { local n=$1 o=$2 e=$3; shift 3; "$@" > "$o" 2> "$e" & T_BG[$n]=$!; }
+t_bg_wait() { wait "${T_BG[$1]}"; rc=$?; unset "T_BG[$1]"; }
+t_bg_kill() { local p; for p in "${T_BG[@]}"; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done; }
 # t_wait_test_file PID [TENTHS]: waits (default 30 s) until PID holds a
 # .vpsbench-* test file open, i.e. its I/O has begun (its signal handlers are
 # in place long before): a fixed sleep races a loaded machine. 0 when it does.

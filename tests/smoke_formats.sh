@@ -5,10 +5,9 @@
 . tests/lib.sh
 tmp=$(t_tmpdir)
 mnt=""
-declare -A BG # the background runs below, by name
 cleanup() {
 	local p
-	for p in "${BG[@]}"; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
+	t_bg_kill
 	[ -n "$mnt" ] && umount "$mnt" 2>/dev/null
 	rm -rf "$tmp"
 }
@@ -36,13 +35,8 @@ short="--seq-size 16M --seq-runs 2 --size 8M --runtime 1 --ramp 0 --mem-size 2M 
 # The long runs (2, 4c, 7, 8) start at once in the background, each in its own
 # directory, and are checked where they were, in order; nothing they check
 # depends on a quiet machine. bg NAME CMD...: NAME's stdout to $tmp/NAME.out,
-# stderr to $tmp/NAME.err; bg_wait NAME waits for it, its exit status in rc.
-bg() {
-	local n=$1; shift
-	"$@" > "$tmp/$n.out" 2> "$tmp/$n.err" &
-	BG[$n]=$!
-}
-bg_wait() { wait "${BG[$1]}"; rc=$?; unset "BG[$1]"; }
+# stderr to $tmp/NAME.err; t_bg_wait NAME waits for it, its exit status in rc.
+bg() { local n=$1; shift; t_bg "$n" "$tmp/$n.out" "$tmp/$n.err" "$@"; }
 mkdir -p "$tmp/df" "$tmp/d2" "$tmp/dm" "$tmp/dy"
 odd="$tmp/we\"ird\\dir"
 mkdir -p "$odd"
@@ -60,7 +54,7 @@ bg prom "$VPSBENCH" --quiet --dir "$odd" $short --format prom
 validate schema_sysinfo "$tmp/sys.json"
 
 # 2. seq + rand, graded, with --require (one passes, one fails: exit 3)
-bg_wait full; mv "$tmp/full.out" "$tmp/full.json"
+t_bg_wait full; mv "$tmp/full.out" "$tmp/full.json"
 [ "$rc" = 3 ] && t_ok full_run_rc3 || t_fail full_run_rc3 "rc=$rc $(head -c 300 "$tmp/full.err")"
 validate schema_seq_rand_grades "$tmp/full.json"
 if [ -n "$PY" ] && "$PY" - "$tmp/full.json" <<'EOF'
@@ -117,7 +111,7 @@ else
 fi
 
 # 4c. two dirs, --verify, the psync engine: seq.dirs[], verify objects
-bg_wait multi
+t_bg_wait multi
 [ "$rc" = 0 ] && t_ok multi_dir_rc || t_fail multi_dir_rc "rc=$rc"
 validate schema_multi_dir_verify "$tmp/multi.json"
 
@@ -174,7 +168,7 @@ check_yabs() { # NAME FILE: against yabs's own example JSON ($YABS_REF)
 [ $rc -eq 0 ] && check_yabs yabs_sysinfo "$tmp/y1.json" || t_fail yabs_sysinfo "rc=$rc"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit("fio" in d or "partition" in d)' \
 	"$tmp/y1.json" && t_ok yabs_no_fio_without_rand || t_fail yabs_no_fio_without_rand
-bg_wait yabs; mv "$tmp/yabs.out" "$tmp/y2.json"
+t_bg_wait yabs; mv "$tmp/yabs.out" "$tmp/y2.json"
 [ "$rc" = 0 ] && check_yabs yabs_fio "$tmp/y2.json" || t_fail yabs_fio "rc=$rc"
 python3 -c '
 import json, sys
@@ -188,7 +182,7 @@ assert d["partition"]' "$tmp/y2.json" && t_ok yabs_fio_values || t_fail yabs_fio
 # (the default profile under --format yabs, custom profiles, IPv6: smoke_reports.sh)
 
 # 8. --format prom: promtool, one sample per series, label escaping
-bg_wait prom; mv "$tmp/prom.out" "$tmp/m.prom"
+t_bg_wait prom; mv "$tmp/prom.out" "$tmp/m.prom"
 [ "$rc" = 0 ] && t_ok prom_rc || t_fail prom_rc "rc=$rc"
 if command -v promtool >/dev/null 2>&1; then
 	if promtool check metrics < "$tmp/m.prom" > "$tmp/.pt" 2>&1; then t_ok promtool_check

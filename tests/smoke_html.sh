@@ -7,21 +7,15 @@ tmp=$(t_tmpdir)
 # the runs and Chromium starts that take long go in the background at once,
 # each with its own files, and are checked in turn; nothing checked depends
 # on a quiet machine. bg NAME CMD...: stdout to $tmp/NAME.bgout, stderr to
-# $tmp/NAME.bgerr unless CMD redirects them; bg_wait NAME waits for it, its
+# $tmp/NAME.bgerr unless CMD redirects them; t_bg_wait NAME waits for it, its
 # exit status in rc.
-declare -A BG
 cleanup() {
 	local p
-	for p in "${BG[@]}"; do kill "$p" 2>/dev/null && wait "$p"; done
+	t_bg_kill
 	t_umount_below "$tmp"; rm -rf "$tmp"
 }
 trap cleanup EXIT
-bg() {
-	local n=$1; shift
-	"$@" > "$tmp/$n.bgout" 2> "$tmp/$n.bgerr" &
-	BG[$n]=$!
-}
-bg_wait() { wait "${BG[$1]}"; rc=$?; unset "BG[$1]"; }
+bg() { local n=$1; shift; t_bg "$n" "$tmp/$n.bgout" "$tmp/$n.bgerr" "$@"; }
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 
 # shot FILE PNG LOG: headless render at phone width, console to LOG
@@ -72,7 +66,7 @@ else
 	t_skip html_warning_by_grades "needs root and a tmpfs mount"
 fi
 
-bg_wait main; mv "$tmp/main.bgout" "$tmp/out"; mv "$tmp/main.bgerr" "$tmp/err"
+t_bg_wait main; mv "$tmp/main.bgout" "$tmp/out"; mv "$tmp/main.bgerr" "$tmp/err"
 # the page at phone width, while the checks below read it
 [ -n "$CHROMIUM" ] && bg rshot shot "$tmp/r.html" "$tmp/r.png" "$tmp/r.log"
 if [ $rc -eq 0 ] && [ -s "$tmp/r.html" ] && [ -s "$tmp/r.json" ] && [ ! -s "$tmp/err" ]; then
@@ -189,11 +183,11 @@ if [ -z "$CHROMIUM" ]; then
 	exit
 fi
 
-bg_wait broken
+t_bg_wait broken
 console_errors "$tmp/broken.log" >/dev/null && t_ok console_check_sees_errors \
 	|| t_fail console_check_sees_errors "no error logged for a page that throws"
 
-bg_wait rshot
+t_bg_wait rshot
 if [ $rc -eq 0 ] && [ -s "$tmp/r.png" ]; then t_ok chromium_screenshot
 else t_fail chromium_screenshot "rc=$rc $(tail -c 300 "$tmp/r.log")"; fi
 if console_errors "$tmp/r.log" >"$tmp/cons"; then
@@ -278,7 +272,7 @@ PY
 		--user-data-dir="$prof" --window-size=1400,3000 --dump-dom "file://$tmp/layouts.html" \
 		> "$out" 2>/dev/null
 }
-bg_wait st
+t_bg_wait st
 [ "$rc" -eq 0 ] || t_fail html_storage_run "$(head -c 300 "$tmp/st.bgerr")"
 layouts "$tmp/dom" r1200:1200:"$tmp/r.html" r390:390:"$tmp/r.html" st1200:1200:"$tmp/st.html" st390:390:"$tmp/st.html"
 for page in r st; do

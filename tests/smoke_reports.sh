@@ -13,16 +13,10 @@ short="--size 8M --runtime 1 --ramp 0"
 # The three rand runs of 1 and 2 go at once in the background, each in its
 # own directory ($tmp/d stays empty for the checks of 3), and are checked
 # where they were; nothing checked depends on a quiet machine.
-# bg NAME OUT CMD...: stdout to OUT, stderr to $tmp/NAME.err; bg_wait NAME
+# bg NAME OUT CMD...: stdout to OUT, stderr to $tmp/NAME.err; t_bg_wait NAME
 # waits for it, its exit status in rc.
-declare -A BG
-trap 'for p in "${BG[@]}"; do kill "$p" 2>/dev/null && wait "$p"; done; rm -rf "$tmp"' EXIT
-bg() {
-	local n=$1 o=$2; shift 2
-	"$@" > "$o" 2> "$tmp/$n.err" &
-	BG[$n]=$!
-}
-bg_wait() { wait "${BG[$1]}"; rc=$?; unset "BG[$1]"; }
+trap 't_bg_kill; rm -rf "$tmp"' EXIT
+bg() { local n=$1 o=$2; shift 2; t_bg "$n" "$o" "$tmp/$n.err" "$@"; }
 cat > "$tmp/mix.ini" <<'INI'
 [pass near]
 rw = randrw
@@ -55,10 +49,10 @@ bg ym "$tmp/ym.out" "$VPSBENCH" --quiet --only rand --dir "$tmp/d3" --profile "$
 	--output "$tmp/ym.json"
 
 # 1. --format fio against fio's own tool and a real fio result
-bg_wait f
+t_bg_wait f
 [ $rc -eq 0 ] && t_ok fio_rc || t_fail fio_rc "rc=$rc $(head -c 300 "$tmp/f.err")"
 if [ -n "$have_fio" ]; then
-	bg_wait fio; rm -f "$tmp/d0/real.fio"
+	t_bg_wait fio; rm -f "$tmp/d0/real.fio"
 	if ( cd "$tmp" && fio_jsonplus_clat2csv f.json csv.csv > clat2csv.out 2>&1 ); then
 		t_ok fio_jsonplus_clat2csv_reads_it
 		if python3 $H/fio_check.py "$tmp/f.json" "$tmp/n.json" "$tmp/csv" "$tmp/real.json" \
@@ -77,7 +71,7 @@ t_check native_iodepth_level_percent t_json "$tmp/n.json" \
 
 # 2. --format yabs
 # the default profile has no yabs-shaped pass: yabs's four run, and stderr says so
-bg_wait y
+t_bg_wait y
 [ $rc -eq 0 ] && t_ok yabs_default_rc || t_fail yabs_default_rc "rc=$rc"
 grep -q "format yabs: profile default has no pass with yabs's settings" "$tmp/y.err" \
 	&& t_ok yabs_adds_passes_says_so || t_fail yabs_adds_passes_says_so "$(cat "$tmp/y.err")"
@@ -96,7 +90,7 @@ for e, p in zip(y["fio"], ps[2:]):
     assert e["iops_w"] == int(p["write"]["iops"]), e
 PY
 # a custom profile: only the pass with yabs's settings reaches fio[], nothing added
-bg_wait ym
+t_bg_wait ym
 python3 - "$tmp/ym.out" "$tmp/ym.json" "$tmp/ym.err" <<'PY' && t_ok yabs_only_matching_pass || t_fail yabs_only_matching_pass "rc=$rc"
 import json, sys
 y = json.load(open(sys.argv[1])); n = json.load(open(sys.argv[2]))
