@@ -42,6 +42,7 @@ struct metric *metric_add(struct metric_set *ms, const char *name)
 	memset(m, 0, sizeof(*m));
 	snprintf(m->name, sizeof(m->name), "%s", name);
 	m->spread_pct = -1;
+	m->uncert = NAN;
 	return m;
 }
 

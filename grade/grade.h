@@ -67,6 +67,21 @@ struct metric {
 	bool selected;       /* its module was asked for: show why it was not graded */
 	char why_not[128];   /* when !measured: why (not run, buffered, failed...) */
 	double spread_pct;   /* the run's own relative spread (CoV %), < 0 unknown */
+	/*
+	 * The figure's own uncertainty: the half-width, in the metric's unit,
+	 * of its 95% interval from its repetitions (runs, passes, per-second
+	 * samples, order statistics). NAN = unknown: such a figure is shown,
+	 * never graded (README "Grades": the borderline rule).
+	 */
+	double uncert;
+	char uncert_from[64];  /* what it came from: "3 passes", "12 per-second samples" */
+	/*
+	 * Measured, shown, not graded: the pass was disturbed (foreign I/O on
+	 * its device, io pressure or steal; for cpu/mem, it did not get its
+	 * CPU). why_not says what was seen. Out of the verdict and the fit-for
+	 * answers, which say "not answered: disturbed".
+	 */
+	bool disturbed;
 	bool low_confidence; /* measured, from too small a sample: said beside any answer */
 	char caveat[96];     /* why it is low-confidence */
 };
@@ -88,6 +103,15 @@ struct grade {
 	double bound_next;   /* the bound of the tier above the worst (NAN with one tier) */
 	bool higher_better;
 	double spread_pct;
+	double uncert;       /* the metric's uncertainty (see struct metric) */
+	/*
+	 * The value is within its uncertainty of a tier bound: no tier is named.
+	 * rank/tier/label are then those of the worse side, and between says
+	 * "between good and ideal"; never a weakness.
+	 */
+	bool borderline;
+	unsigned rank_hi;    /* borderline: the best tier the interval reaches */
+	char between[80];
 };
 
 struct requirement {

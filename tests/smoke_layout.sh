@@ -61,7 +61,7 @@ plant core_includes_module core/plan.c '#include "modules/seq/seq.h"' 'core incl
 plant core_includes_grade core/options.c '#include "grade/grade.h"' 'core includes no module'
 plant render_includes_upload render/text/text.c '#include "report/upload.h"' 'render reads results only'
 plant render_includes_private render/json/json_rand.c '#include "modules/rand/rand_job.h"' 'private header of module rand'
-plant private_header_elsewhere grade/grade_metrics.c '#include "modules/rand/rand_job.h"' 'private header of module rand'
+plant private_header_elsewhere grade/grade_collect_disk.c '#include "modules/rand/rand_job.h"' 'private header of module rand'
 plant bare_include_elsewhere render/yabs.c '#include "seq.h"' 'not in render/'
 
 set --; for ((i = 0; i < ${#PLANTS[@]}; i += 3)); do set -- "$@" "${PLANTS[$i]}"; done
