@@ -26,6 +26,17 @@ struct grade_tier {
 	char meaning[128];   /* one line for people */
 };
 
+/*
+ * Where a bound comes from: a public URL and what it says (a quote), or,
+ * for the project's own reasoning, a README anchor (url
+ * "README.md#grades-...") and that reasoning in a line. Never empty: a
+ * bound without a source is refused (grade_file.c) and fails a test.
+ */
+struct grade_source {
+	char url[200];
+	char says[480];
+};
+
 struct grade_def {
 	char metric[32];     /* "seq_write_mbps" */
 	char unit[16];       /* "MB/s" */
@@ -33,6 +44,23 @@ struct grade_def {
 	bool higher_better;
 	unsigned ntiers;     /* ordered worst ... best */
 	struct grade_tier tiers[GRADE_MAX_TIERS];
+	struct grade_source src; /* where every bound of tiers[] comes from */
+};
+
+/*
+ * A health bound: the figure past which a Health check calls a problem
+ * (steal above 10%, per-second IOPS CoV above 15%...). In the same table
+ * as the tiers, so --thresholds moves them and --dump-thresholds shows
+ * them with their sources; a value outside [min, max] is refused.
+ */
+#define GRADE_MAX_HEALTH 12
+struct health_bound {
+	char name[32];       /* "steal_pct" */
+	char unit[16];
+	char desc[128];      /* "a problem when ... above this" */
+	double value;
+	double min, max;     /* the range --thresholds may move it within */
+	struct grade_source src;
 };
 
 /* The comparison of a --require expression and of a rule. */
@@ -57,6 +85,8 @@ struct grade_table {
 	struct grade_def def[GRADE_MAX_METRICS];
 	unsigned nrules;
 	struct grade_rule rule[GRADE_MAX_RULES];
+	unsigned nhealth;
+	struct health_bound health[GRADE_MAX_HEALTH];
 };
 
 /* One measured figure, as taken from the report. */
