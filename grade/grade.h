@@ -17,6 +17,7 @@
 #define GRADE_MAX_METRICS 32
 #define REQUIRE_MAX       16
 #define GRADE_MAX_RULES   16
+#define GRADE_MAX_WEAK    8
 
 struct grade_tier {
 	double bound;        /* higher-better: value >= bound; lower-better: value <= bound */
@@ -176,8 +177,16 @@ struct grade_result {
 	bool graded;
 	unsigned n;
 	struct grade g[GRADE_MAX_METRICS];
-	int weakest;                 /* index into g: weak for a VPS of this size; -1 none */
-	double weakest_short_pct;    /* how far below its tier's upper bound, % of that bound */
+	int weakest;                 /* OLD (goes with issue #39): weak[0] or -1 */
+	double weakest_short_pct;    /* OLD (goes with issue #39) */
+	/*
+	 * Every figure robustly in its metric's worst tier (not borderline, not
+	 * disturbed, not a health figure), furthest off first by |ln(value /
+	 * bound of the tier above)|: the same distance for "half" and "double".
+	 */
+	unsigned nweak;
+	int weak[GRADE_MAX_WEAK];    /* indexes into g */
+	double weak_ln[GRADE_MAX_WEAK];
 	unsigned nfit;
 	struct fit_result fit[GRADE_MAX_RULES];
 	char verdict[512];
