@@ -1,11 +1,17 @@
 /*
- * grade_collect_cpumem.c — the cpu and mem figures a report grades; a
- * pass that did not get its CPU is shown, not graded.
+ * grade_collect_cpumem.c — the cpu and mem figures a report grades, each
+ * with its 95% half-width (core/uncert.h) and what it was told from: the
+ * prime passes' per-0.2 s event rates (a mean), STREAM's counted reps
+ * (half their range: best-of figures), the latency chase's repeat rounds
+ * at the graded point (a mean), ratios in quadrature, steal to one tick.
+ * A pass that did not get its CPU (its share of min(threads, quota)) is
+ * measured and shown, marked disturbed, not graded.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "core/uncert.h"
 #include "grade_collect.h"
 #include "report/report.h"
 
@@ -14,9 +20,36 @@ static const char *disturbed_why(const struct pass_cpu *c, const char *pass, cha
 {
 	if (!c->disturbed)
 		return NULL;
-	snprintf(buf, n, "the %s got %.0f%% of its CPU time (below %.0f%%): shown, not graded",
-		 pass, c->share.v * 100, PASS_CPU_SHARE_MIN * 100);
+	if (c->quota)
+		snprintf(buf, n, "the %s got %.0f%% of its %.2g-CPU quota (below %.0f%%): shown, "
+			 "not graded", pass, c->share.v * 100, c->entitled, PASS_CPU_SHARE_MIN * 100);
+	else
+		snprintf(buf, n, "the %s got %.0f%% of its CPU time (below %.0f%%): shown, not graded",
+			 pass, c->share.v * 100, PASS_CPU_SHARE_MIN * 100);
 	return buf;
+}
+
+/*
+ * Shown, not graded (struct metric: disturbed): the value is kept, why says
+ * what was seen. measured stays false until the grade and health tests take
+ * COMMON's "measured + disturbed" (grade.c skips disturbed either way).
+ */
+static void set_disturbed(struct metric *m, double v, const char *why)
+{
+	if (!m)
+		return;
+	m->value = v;
+	m->disturbed = true;
+	collect_set_why(m, why);
+}
+
+/* The uncertainty of a measured figure and what it was told from. */
+static void set_uncert(struct metric *m, double u, const char *fmt, unsigned n)
+{
+	if (!m || !m->measured)
+		return;
+	m->uncert = u;
+	snprintf(m->uncert_from, sizeof(m->uncert_from), fmt, n);
 }
 
 static void collect_cpu_scaling(const struct bench_report *rep, struct metric *sc,
@@ -24,7 +57,7 @@ static void collect_cpu_scaling(const struct bench_report *rep, struct metric *s
 {
 	const struct cpu_result *c = &rep->cpu;
 	const struct mu64 *cores = &rep->sys.cpu.physical_cores;
-	char why[160];
+	char why[256], w1[160];
 	unsigned on;
 
 	if (!c->scaling.ok) {
@@ -38,8 +71,17 @@ static void collect_cpu_scaling(const struct bench_report *rep, struct metric *s
 		return;
 	}
 	if (c->single.cpu.disturbed || c->multi.cpu.disturbed) {
-		collect_set_why(sc, "a prime pass did not get its CPU: shown, not graded");
-		collect_set_why(pc, "a prime pass did not get its CPU: shown, not graded");
+		const struct pass_cpu *d = c->single.cpu.disturbed ? &c->single.cpu : &c->multi.cpu;
+
+		disturbed_why(d, c->single.cpu.disturbed ? "1-thread prime pass" : "N-thread prime pass",
+			      w1, sizeof(w1));
+		snprintf(why, sizeof(why), "a prime pass did not get its CPU: %s", w1);
+		set_disturbed(sc, c->scaling.v, why);
+		if (cores->ok)
+			set_disturbed(pc, c->scaling.v / (cores->v < c->multi.threads ?
+							  (double)cores->v : c->multi.threads), why);
+		else
+			collect_set_why(pc, why);
 		return;
 	}
 	/* more than x threads cannot come from the threads: one of the passes was disturbed */
@@ -51,12 +93,15 @@ static void collect_cpu_scaling(const struct bench_report *rep, struct metric *s
 		return;
 	}
 	collect_set_value(sc, c->scaling.v, -1);
+	set_uncert(sc, c->scaling_u, "ratio of two passes' %u per-0.2 s rates",
+		   c->single.nsub < c->multi.nsub ? c->single.nsub : c->multi.nsub);
 	if (!cores->ok) {
 		collect_set_why(pc, "physical cores unknown (sysinfo not run, or no sysfs topology)");
 		return;
 	}
 	on = cores->v < c->multi.threads ? (unsigned)cores->v : c->multi.threads;
 	collect_set_value(pc, c->scaling.v / on, -1);
+	set_uncert(pc, c->scaling_u / on, "cpu_scaling over %u cores", on);
 }
 
 void collect_cpu(const struct bench_report *rep, struct metric_set *ms)
@@ -80,20 +125,27 @@ void collect_cpu(const struct bench_report *rep, struct metric_set *ms)
 	if (!c->single.eps.ok)
 		collect_set_why(s, "the 1-thread pass counted no event");
 	else if (disturbed_why(&c->single.cpu, "1-thread prime pass", why, sizeof(why)))
-		collect_set_why(s, why);
+		set_disturbed(s, c->single.eps.v, why);
 	else
 		collect_set_value(s, c->single.eps.v, -1);
+	set_uncert(s, c->single.eps_u, "%u per-0.2 s event rates", c->single.nsub);
 	if (!c->multi.eps.ok)
 		collect_set_why(m, "the N-thread pass counted no event");
 	else if (disturbed_why(&c->multi.cpu, "N-thread prime pass", why, sizeof(why)))
-		collect_set_why(m, why);
+		set_disturbed(m, c->multi.eps.v, why);
 	else
 		collect_set_value(m, c->multi.eps.v, -1);
+	set_uncert(m, c->multi.eps_u, "%u per-0.2 s event rates", c->multi.nsub);
 	collect_cpu_scaling(rep, sc, pc);
-	if (c->steal_pct.ok)
+	if (c->steal_pct.ok) {
 		collect_set_value(st, c->steal_pct.v, -1);
-	else
+		/* /proc/stat counts whole ticks: the figure is known to one tick of the total */
+		if (c->total_ticks > 0)
+			set_uncert(st, 100.0 / (double)c->total_ticks, "tick resolution (1 of %u ticks)",
+				   (unsigned)c->total_ticks);
+	} else {
 		collect_set_why(st, "/proc/stat unreadable or without a steal field: unknown");
+	}
 }
 
 /* The N-thread run when there is one, else the 1-thread run. */
@@ -114,9 +166,12 @@ static void mem_bw(struct metric *x, const struct mem_stream *s, int k, const ch
 		collect_set_why(x, "the STREAM check failed");
 	else if (disturbed_why(&s->cpu, s->threads > 1 ? "N-thread STREAM run" : "1-thread STREAM run",
 			       why, sizeof(why)))
-		collect_set_why(x, why);
+		set_disturbed(x, s->mbps[k].v, why);
 	else
 		collect_set_value(x, s->mbps[k].v, -1);
+	/* best of the counted reps (the first is a warm-up): half their range */
+	if (s && s->reps > 1)
+		set_uncert(x, s->mbps_u[k], "best of %u reps (half their range)", s->reps - 1);
 }
 
 /* Per vCPU: the N-thread Triad / N, and that over the 1-thread Triad. */
@@ -133,11 +188,22 @@ static void mem_per_vcpu(const struct mem_result *m, const struct metric *t1,
 		collect_set_why(eff, tn ? tn->why_not : "not measured");
 		return;
 	}
-	collect_set_value(pv, tn->value / m->st[1].threads, -1);
+	if (tn->disturbed)
+		set_disturbed(pv, tn->value / m->st[1].threads, tn->why_not);
+	else
+		collect_set_value(pv, tn->value / m->st[1].threads, -1);
+	set_uncert(pv, uncert_ratio(tn->value, tn->uncert, m->st[1].threads, 0),
+		   "N-thread Triad over %u threads", m->st[1].threads);
 	if (!t1 || !t1->measured || !(t1->value > 0))
 		collect_set_why(eff, t1 && t1->why_not[0] ? t1->why_not : "no 1-thread Triad");
+	else if (tn->disturbed || t1->disturbed)
+		set_disturbed(eff, tn->value / m->st[1].threads / t1->value,
+			      tn->disturbed ? tn->why_not : t1->why_not);
 	else
 		collect_set_value(eff, tn->value / m->st[1].threads / t1->value, -1);
+	if (eff && eff->measured)
+		set_uncert(eff, uncert_ratio(pv->value, pv->uncert, t1->value, t1->uncert),
+			   "ratio of the %u-thread and 1-thread Triads", m->st[1].threads);
 }
 
 void collect_mem(const struct bench_report *rep, struct metric_set *ms)
@@ -173,18 +239,17 @@ void collect_mem(const struct bench_report *rep, struct metric_set *ms)
 			collect_set_why(lat[k], c->reason[0] ? c->reason : "not measured");
 		else if (k == 1 && c->huge_used != MB_TRUE)
 			collect_set_why(lat[k], "no huge pages backed the buffer");
-		else if (!c->level_ns[MEM_DRAM].ok && m->capped)
-			collect_set_why(lat[k], "the curve did not reach 4x LLC (arrays capped)");
-		else if (!c->level_ns[MEM_DRAM].ok)
-			collect_set_why(lat[k], "no point of the curve at 4x LLC or more");
-		else
-			collect_set_value(lat[k], c->level_ns[MEM_DRAM].v, -1);
+		else if (!c->graded_ns.ok && m->capped)
+			collect_set_why(lat[k], "the curve did not level off past the cache (arrays capped)");
+		else if (!c->graded_ns.ok)
+			collect_set_why(lat[k], "the curve did not level off past the cache "
+					"(no point at 2x LLC or more with its next within 10%)");
+		else if (c->cpu.disturbed) {
+			disturbed_why(&c->cpu, "latency chase", why, sizeof(why));
+			set_disturbed(lat[k], c->graded_ns.v, why);
+		} else
+			collect_set_value(lat[k], c->graded_ns.v, -1);
+		set_uncert(lat[k], c->graded_u, "%u rounds of the chase at the graded point", c->rounds);
 	}
-	/* a chase that did not get its CPU: shown in the mem section, not graded */
-	for (int k = 0; k < 2; k++)
-		if (lat[k] && lat[k]->measured && m->lat[k].cpu.disturbed) {
-			lat[k]->measured = false;
-			collect_set_why(lat[k], "the latency chase did not get its CPU: shown, not graded");
-		}
 }
 

@@ -12,6 +12,8 @@
 
 #include "core/cgroup_limits.h"
 #include "core/proc_stat.h"
+#include "grade/health.h"
+#include "report/report.h"
 #include "modules/cpu/cpu.h"
 #include "modules/cpu/cpu_env.h"
 #include "th.h"
@@ -250,4 +252,95 @@ TH_TEST(cpu_flags_from_cpuinfo)
 	fixture_root(root, sizeof(root), "no_such_tree");
 	cpu_flags_read(root, &aes, &sha);
 	TH_CHECK(aes == MB_UNKNOWN && sha == MB_UNKNOWN);
+}
+
+/*
+ * A pass's share is against min(threads, quota): a 0.5-CPU container's
+ * 1-thread pass that ran 0.9 of its 0.5 CPU is not disturbed; one tick less
+ * is. Exact boundary at PASS_CPU_SHARE_MIN (0.9).
+ */
+TH_TEST(cpu_share_against_the_quota_boundaries)
+{
+	struct pass_cpu c;
+
+	memset(&c, 0, sizeof(c));
+	pass_cpu_set_share_q(&c, 0.9, 1, 0.5, 2.0);           /* 0.9 CPU-s of 0.5 x 2 s */
+	TH_CHECK(c.share.ok && c.quota && !c.disturbed);
+	TH_NEAR(c.share.v, 0.9, 1e-12);
+	TH_NEAR(c.entitled, 0.5, 1e-12);
+	pass_cpu_set_share_q(&c, 0.8999, 1, 0.5, 2.0);
+	TH_CHECK(c.disturbed);
+	pass_cpu_set_share(&c, 0.9, 1, 2.0);                  /* no quota: 0.9 of 2 s is 45% */
+	TH_CHECK(!c.quota && c.disturbed);
+	TH_NEAR(c.share.v, 0.45, 1e-12);
+	pass_cpu_set_share_q(&c, 2.7, 2, 1.5, 2.0);           /* 2 threads under 1.5 CPUs: 2.7 of 3 */
+	TH_CHECK(c.quota && !c.disturbed);
+	TH_NEAR(c.entitled, 1.5, 1e-12);
+	pass_cpu_set_share_q(&c, 3.6, 2, 4.0, 2.0);           /* a quota above the threads: threads */
+	TH_CHECK(!c.quota && !c.disturbed);
+	TH_NEAR(c.entitled, 2, 1e-12);
+	pass_cpu_set_share_q(&c, 1.0, 0, 0.5, 2.0);           /* nothing measured */
+	TH_CHECK(!c.share.ok && !c.disturbed);
+}
+
+static const struct health_check *hcheck(const struct health_result *h, const char *name)
+{
+	for (unsigned i = 0; i < h->n; i++)
+		if (strcmp(h->c[i].check, name) == 0)
+			return &h->c[i];
+	return NULL;
+}
+
+/*
+ * Health under a 0.5-CPU quota: throttled periods are what the quota sells;
+ * cpu_throttle and cpu_share are problems only when a pass got less than
+ * PASS_CPU_SHARE_MIN of the quota's share (boundary: 0.9 passes, below fails).
+ */
+TH_TEST(cpu_health_throttle_under_quota)
+{
+	struct bench_report *rep = calloc(1, sizeof(*rep));
+	struct health_result *h = calloc(1, sizeof(*h));
+	struct cpu_result *r;
+	const struct health_check *t, *s;
+
+	TH_CHECK(rep && h);
+	if (!rep || !h) {
+		free(rep);
+		free(h);
+		return;
+	}
+	r = &rep->cpu;
+	rep->outcome[MOD_cpu].status = BENCH_OK;
+	r->threads = 1;
+	r->quota_cpus = mdbl_of(0.5);
+	r->single.threads = r->multi.threads = 1;
+	r->throttled_periods = (struct mu64){ 40, true };
+	r->nr_periods = (struct mu64){ 50, true };
+	r->throttled_s = mdbl_of(2.0);
+	/* each pass ran 2.5 s and got 1.125 CPU-s: exactly 0.9 of 0.5 x 2.5 */
+	pass_cpu_set_share_q(&r->single.cpu, 1.125, 1, 0.5, 2.5);
+	pass_cpu_set_share_q(&r->multi.cpu, 1.125, 1, 0.5, 2.5);
+	health_assess(rep, h);
+	t = hcheck(h, "cpu_throttle");
+	s = hcheck(h, "cpu_share");
+	TH_CHECK(t && t->state == HEALTH_PASSED);
+	TH_CHECK(s && s->state == HEALTH_PASSED);
+	TH_CHECK(t && strstr(t->evidence, "what the quota sells") != NULL);
+	/* one pass a little under: both are problems */
+	memset(h, 0, sizeof(*h));
+	pass_cpu_set_share_q(&r->multi.cpu, 1.12, 1, 0.5, 2.5);
+	health_assess(rep, h);
+	t = hcheck(h, "cpu_throttle");
+	s = hcheck(h, "cpu_share");
+	TH_CHECK(t && t->state == HEALTH_PROBLEM);
+	TH_CHECK(s && s->state == HEALTH_PROBLEM);
+	/* throttled with no quota read: a problem whatever the shares */
+	memset(h, 0, sizeof(*h));
+	pass_cpu_set_share_q(&r->multi.cpu, 2.5, 1, 0, 2.5);
+	r->quota_cpus = (struct mdbl){ 0, false };
+	health_assess(rep, h);
+	t = hcheck(h, "cpu_throttle");
+	TH_CHECK(t && t->state == HEALTH_PROBLEM);
+	free(rep);
+	free(h);
 }

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "grade/grade.h"
+#include "core/uncert.h"
 #include "modules/mem/mem.h"
 #include "modules/mem/mem_barrier.h"
 #include "modules/mem/mem_kern.h"
@@ -519,7 +520,7 @@ TH_TEST(mem_stream_rates_match_their_times)
 		if (arr[i] == MAP_FAILED)
 			return;
 	}
-	TH_EQ_INT(mem_stream_run(&ctx, arr, n, 2, cpus, 0, true, &st, err, sizeof(err)), 0);
+	TH_EQ_INT(mem_stream_run(&ctx, arr, n, 2, cpus, 0, true, 0, &st, err, sizeof(err)), 0);
 	TH_EQ_INT(st.reps, MEM_REPS);
 	/* the CPU the two threads got: seconds over 2 x wall, a share, never above 1 */
 	TH_CHECK(st.cpu.share.ok && st.cpu.share.v > 0 && st.cpu.share.v <= 1.01);
@@ -530,6 +531,9 @@ TH_TEST(mem_stream_rates_match_their_times)
 		TH_NEAR(st.mbps[k].v, mem_kernel_words[k] * 8.0 * (double)n / st.min_s[k].v / 1e6,
 			1e-6 * st.mbps[k].v);
 		TH_CHECK(st.min_s[k].v <= st.avg_s[k].v && st.avg_s[k].v <= st.max_s[k].v);
+		/* best-of: half the range of the counted reps' rates (fastest - slowest) / 2 */
+		TH_NEAR(st.mbps_u[k], (st.mbps[k].v - mem_kernel_words[k] * 8.0 * (double)n /
+				       st.max_s[k].v / 1e6) / 2, 1e-6 * st.mbps[k].v);
 	}
 	for (int i = 0; i < 3; i++)
 		munmap(arr[i], len);
@@ -617,12 +621,97 @@ TH_TEST(mem_latency_why_capped_only_when_capped)
 	grade_collect(rep, NULL, ms);
 	lat = metric_get(ms, "mem_latency_ns");
 	TH_CHECK(lat && !lat->measured && strstr(lat->why_not, "arrays capped"));
-	/* with the DRAM plateau there, a figure */
-	rep->mem.lat[0].level_ns[MEM_DRAM] = mdbl_of(95.0);
+	/* with the graded plateau point there, a figure with its rounds' uncertainty */
+	rep->mem.lat[0].graded = 0;
+	rep->mem.lat[0].rounds = 3;
+	rep->mem.lat[0].round_ns[0] = 94;
+	rep->mem.lat[0].round_ns[1] = 95;
+	rep->mem.lat[0].round_ns[2] = 96;
+	mem_graded_fill(&rep->mem.lat[0]);
 	grade_collect(rep, NULL, ms);
 	lat = metric_get(ms, "mem_latency_ns");
-	TH_CHECK(lat && lat->measured && lat->value == 95.0);
+	TH_CHECK(lat && lat->measured && lat->value == 95.0 && !lat->disturbed);
+	TH_NEAR(lat->uncert, uncert_t975(2) * 1.0 / sqrt(3.0), 1e-9);
+	TH_CHECK(strstr(lat->uncert_from, "3 rounds") != NULL);
+	/* a chase that did not get its CPU: kept, marked disturbed, not graded */
+	pass_cpu_set_share(&rep->mem.lat[0].cpu, 0.5, 1, 1.0);
+	grade_collect(rep, NULL, ms);
+	lat = metric_get(ms, "mem_latency_ns");
+	TH_CHECK(lat && lat->disturbed && lat->value == 95.0 && strstr(lat->why_not, "50%"));
 out:
 	free(ms);
 	free(rep);
+}
+
+/*
+ * The graded DRAM point: the first point at 2x LLC or more whose next point
+ * is at most 10% slower. Exact boundaries: 10% is a plateau, just above is
+ * not; 2x LLC counts, just below does not; the top point never.
+ */
+TH_TEST(mem_plateau_point_boundaries)
+{
+	const uint64_t M = 1ULL << 20;
+	uint64_t size[] = { 8 * M, 16 * M, 24 * M, 32 * M, 48 * M, 64 * M };
+	double ns[] = { 40, 100, 140, 160, 160 * (1 + MEM_PLATEAU_RISE), 190 };
+
+	/* llc 12 MiB: 24 MiB is 2x; 140 -> 160 is +14.3%: rising; 160 -> 176 is exactly +10% */
+	TH_EQ_INT(mem_plateau_point(size, ns, 6, 12 * M), 3);
+	ns[4] = nextafter(ns[4], INFINITY); /* just over 10%: 48 MiB (-> 190, +8%) is the plateau */
+	TH_EQ_INT(mem_plateau_point(size, ns, 6, 12 * M), 4);
+	ns[4] = 176;
+	/* 2x LLC exactly counts: llc 16 MiB -> 32 MiB is the first candidate */
+	TH_EQ_INT(mem_plateau_point(size, ns, 6, 16 * M), 3);
+	/* a candidate below 2x LLC is not one, even when flat: 16 MiB -> 24 MiB within 10% */
+	{
+		double flat[] = { 40, 100, 105, 160, 176, 190 };
+
+		TH_EQ_INT(mem_plateau_point(size, flat, 6, 12 * M), 3);
+		TH_EQ_INT(mem_plateau_point(size, flat, 6, 8 * M), 1);
+		TH_EQ_INT(mem_plateau_point(size, flat, 6, 8 * M + 1), 3);
+	}
+	/* still rising at the top: no plateau; the top point alone is never one */
+	{
+		double up[] = { 40, 100, 140, 160, 180, 200 };
+
+		TH_EQ_INT(mem_plateau_point(size, up, 6, 12 * M), 6);
+		TH_EQ_INT(mem_plateau_point(size + 5, up + 5, 1, 12 * M), 1);
+	}
+	TH_EQ_INT(mem_plateau_point(size, ns, 6, 0), 6);
+}
+
+/* Rounds: mean and t x s / sqrt(n); translation cost to the largest point up to 1 GiB. */
+TH_TEST(mem_graded_rounds_and_translation_cost)
+{
+	const uint64_t M = 1ULL << 20;
+	struct mem_curve c;
+
+	memset(&c, 0, sizeof(c));
+	c.n = 4;
+	c.size[0] = 32 * M;
+	c.size[1] = 256 * M;
+	c.size[2] = 1024 * M;
+	c.size[3] = 1280 * M;
+	c.ns[0] = 100;
+	c.ns[1] = 120;
+	c.ns[2] = 150;
+	c.ns[3] = 999;
+	c.graded = 0;
+	c.rounds = 5;
+	for (unsigned i = 0; i < 5; i++)
+		c.round_ns[i] = 98 + i; /* mean 100, s = sqrt(2.5) */
+	mem_graded_fill(&c);
+	TH_CHECK(c.graded_ns.ok);
+	TH_NEAR(c.graded_ns.v, 100, 1e-9);
+	TH_NEAR(c.graded_u, uncert_t975(4) * sqrt(2.5) / sqrt(5.0), 1e-9);
+	TH_EQ_INT(c.xlat_bytes, 1024 * M); /* 1280 MiB is past 1 GiB */
+	TH_NEAR(c.xlat_ns.v, 50, 1e-9);
+	TH_NEAR(c.xlat_pct.v, 50, 1e-9);
+	/* the graded point is the top: no translation cost; one round: no uncertainty */
+	c.graded = 3;
+	c.rounds = 1;
+	mem_graded_fill(&c);
+	TH_CHECK(c.graded_ns.ok && !c.xlat_ns.ok && c.xlat_bytes == 0 && isnan(c.graded_u));
+	c.graded = 4; /* none */
+	mem_graded_fill(&c);
+	TH_CHECK(!c.graded_ns.ok);
 }

@@ -15,6 +15,7 @@
 #include "core/cgroup_limits.h"
 #include "core/plan.h"
 #include "core/proc_stat.h"
+#include "core/uncert.h"
 #include "cpu.h"
 #include "cpu_crypto.h"
 #include "cpu_env.h"
@@ -63,12 +64,15 @@ static bool prime_pass(const struct bench_ctx *ctx, struct cpu_result *r, unsign
 	p->events = o.count;
 	p->seconds = o.seconds;
 	p->cpu_seconds = o.cpu_seconds;
-	pass_cpu_set_share(&p->cpu, o.cpu_seconds, threads, o.seconds);
+	pass_cpu_set_share_q(&p->cpu, o.cpu_seconds, threads, r->quota_cpus.ok ? r->quota_cpus.v : 0,
+			     o.seconds);
 	p->cpu.steal_pct = o.steal_pct;
 	p->pinned = o.pinned;
 	p->complete = o.complete;
 	if (o.seconds > 0 && o.count > 0)
 		p->eps = mdbl_of((double)o.count / o.seconds);
+	p->nsub = o.nsub;
+	p->eps_u = uncert_mean_ci95(o.sub_rate, o.nsub);
 	return true;
 }
 
@@ -93,7 +97,8 @@ static bool crypto_pass(const struct bench_ctx *ctx, struct cpu_result *r, const
 	p->bytes = o.count;
 	p->seconds = o.seconds;
 	p->cpu_seconds = o.cpu_seconds;
-	pass_cpu_set_share(&p->cpu, o.cpu_seconds, threads, o.seconds);
+	pass_cpu_set_share_q(&p->cpu, o.cpu_seconds, threads, r->quota_cpus.ok ? r->quota_cpus.v : 0,
+			     o.seconds);
 	p->cpu.steal_pct = o.steal_pct;
 	if (o.seconds > 0 && o.count > 0 && o.complete)
 		p->mbps = mdbl_of((double)o.count / o.seconds / 1e6);
@@ -119,11 +124,14 @@ static void cpu_warnings(const struct bench_ctx *ctx, const struct cpu_result *r
 {
 	const struct cpu_prime_pass *p = &r->single;
 
-	/* CPU time the threads got vs the wall time they ran: others competed */
-	if (p->eps.ok && p->seconds > 0 && p->cpu_seconds < CPU_SHARE_WARN * p->seconds)
-		bench_warn(ctx, "cpu: the 1-thread pass got only %.0f%% of a CPU (%.2f of %.2f s): "
-			   "other processes or a quota competed, so the figures are below what the CPU "
-			   "can do", 100.0 * p->cpu_seconds / p->seconds, p->cpu_seconds, p->seconds);
+	/* CPU time the threads got vs the CPU they were entitled to (a quota's share
+	 * when there is one): others competed */
+	if (p->eps.ok && p->cpu.share.ok && p->cpu.share.v < CPU_SHARE_WARN)
+		bench_warn(ctx, "cpu: the 1-thread pass got only %.0f%% of %s (%.2f of %.2f s): "
+			   "other processes competed, so the figures are below what %s can do",
+			   100.0 * p->cpu.share.v, p->cpu.quota ? "its CPU quota" : "a CPU",
+			   p->cpu_seconds, p->seconds * p->cpu.entitled,
+			   p->cpu.quota ? "the quota" : "the CPU");
 	if (r->scaling.ok && r->multi.threads > 1 && r->scaling.v < 1.25)
 		bench_warn(ctx, "cpu: %u threads ran only %.2fx as fast as one: the provider caps "
 			   "concurrency (or the CPUs are shared)", r->multi.threads, r->scaling.v);
@@ -199,8 +207,12 @@ static enum bench_status cpu_run(const struct bench_ctx *ctx, void *result,
 	}
 	cpu_throttle_delta(&th0, &th1, r);
 
-	if (r->single.eps.ok && r->multi.eps.ok && r->single.complete && r->multi.complete)
+	r->scaling_u = NAN;
+	if (r->single.eps.ok && r->multi.eps.ok && r->single.complete && r->multi.complete) {
 		r->scaling = mdbl_of(r->multi.eps.v / r->single.eps.v);
+		r->scaling_u = uncert_ratio(r->multi.eps.v, r->multi.eps_u, r->single.eps.v,
+					    r->single.eps_u);
+	}
 	cpu_warnings(ctx, r);
 	if (err[0])
 		return bench_outcome(out, BENCH_FAIL, "%s", err);

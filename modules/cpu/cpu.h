@@ -29,6 +29,10 @@ struct cpu_prime_pass {
 	double seconds;              /* release of the threads .. the last one joined */
 	double cpu_seconds;          /* CPU time the threads got (less than threads x seconds when shared) */
 	struct mdbl eps;             /* events / seconds; null if not run */
+	/* 95% half-width of eps (core/uncert.h): the mean of the pass's per-0.2 s
+	 * event rates, t x s / sqrt(n); NAN with fewer than 2 sub-intervals */
+	double eps_u;
+	unsigned nsub;               /* sub-intervals eps_u is told from */
 	bool complete;               /* ran its whole time */
 	struct pass_cpu cpu;         /* share of threads x seconds the threads ran; disturbed */
 };
@@ -62,6 +66,7 @@ struct cpu_result {
 
 	struct cpu_prime_pass single, multi;
 	struct mdbl scaling;         /* multi.eps / single.eps */
+	double scaling_u;            /* its 95% half-width (uncert_ratio); NAN unknown */
 
 	bool crypto_available;
 	char crypto_reason[96];      /* why not, when !crypto_available */

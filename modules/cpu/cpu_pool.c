@@ -27,6 +27,7 @@ struct worker {
 	int cpu;              /* pinned to this CPU, -1 = not pinned */
 	bool pinned;
 	uint64_t count;
+	_Atomic uint64_t live; /* count so far, published after each unit */
 	double cpu_s;         /* CPU time the thread got while running units */
 	int rc;
 	char err[160];
@@ -87,6 +88,7 @@ static void *worker_main(void *arg)
 				w->rc = -1;
 				break;
 			}
+			atomic_store_explicit(&w->live, count, memory_order_relaxed);
 		}
 		w->cpu_s = thread_cpu_s() - c0;
 	}
@@ -112,7 +114,8 @@ int cpu_pool_run(const struct bench_ctx *ctx, unsigned n, double seconds,
 	struct worker *w;
 	unsigned ncpu, started = 0, nrun;
 	struct proc_stat *ps = calloc(3, sizeof(*ps)); /* start, previous sample, now */
-	double t0, t1, next;
+	double t0, t1, next, sub_next, sub_t;
+	uint64_t sub_c = 0;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -157,12 +160,27 @@ int cpu_pool_run(const struct bench_ctx *ctx, unsigned n, double seconds,
 	if (rc == 0) {
 		ps[1] = ps[0];
 		next = t0 + 1.0;
+		sub_t = t0;
+		sub_next = t0 + CPU_SUB_S;
 		for (;;) {
 			double now = mono_s(), wake = next < t0 + seconds ? next : t0 + seconds;
 
+			if (wake > sub_next)
+				wake = sub_next;
 			if (now >= t0 + seconds || bench_stopped(ctx))
 				break;
 			sleep_s(wake - now > 0.1 ? 0.1 : wake - now);
+			if ((now = mono_s()) >= sub_next && now < t0 + seconds) {
+				uint64_t c = 0;
+
+				for (unsigned i = 0; i < started; i++)
+					c += atomic_load_explicit(&w[i].live, memory_order_relaxed);
+				if (out->nsub < CPU_MAX_SUBS && now > sub_t)
+					out->sub_rate[out->nsub++] = (double)(c - sub_c) / (now - sub_t);
+				sub_c = c;
+				sub_t = now;
+				sub_next = now + CPU_SUB_S;
+			}
 			if (tl && ntl && mono_s() >= next) {
 				struct mdbl s;
 

@@ -22,8 +22,17 @@ struct cpu_work {
 	const void *arg;
 };
 
+/* the pass's count is read every this many seconds: two CFS periods of the default
+ * 100 ms, so under a cgroup quota each sub-interval holds the same runtime */
+#define CPU_SUB_S 0.2
+#define CPU_MAX_SUBS 64     /* sub-interval rates kept (16 s of a pass) */
+
 struct cpu_pass_out {
 	uint64_t count;      /* sum over the threads */
+	/* count / s over each whole sub-interval of CPU_SUB_S (the last, partial one left
+	 * out): the repetitions the figure's uncertainty is told from */
+	double sub_rate[CPU_MAX_SUBS];
+	unsigned nsub;
 	double seconds;
 	double cpu_seconds;  /* CPU time the threads got over the pass */
 	struct mdbl steal_pct; /* steal of the pass's CPUs (core/proc_stat.h); null = unknown */

@@ -16,12 +16,13 @@
 #include <sys/mman.h>
 
 #include "core/affinity.h"
+#include "core/cgroup_limits.h"
 #include "core/clock.h"
 #include "core/options.h"
 #include "core/plan.h"
 #include "mem_priv.h"
 
-#define MEM_SB_SECONDS 0.5
+#define MEM_SB_SECONDS 0.3 /* each of read and write: a cache-resident rate settles in far less */
 
 /* A progress step with its planned time (mem.h), so the ETA holds during the module. */
 static void step(const struct bench_ctx *ctx, const char *what, uint64_t ns, int phase)
@@ -185,7 +186,7 @@ static enum bench_status run_stream(const struct bench_ctx *ctx, struct mem_resu
 			 threads > 1 ? "s" : "");
 		step(ctx, what, MEM_STEP_STREAM_NS, 0);
 		if (mem_stream_run(ctx, arr, (size_t)(r->array_bytes / sizeof(double)), threads, cpus,
-				   ncpus, r->strict, &r->st[t], err, sizeof(err)) < 0) {
+				   ncpus, r->strict, r->quota_cpus, &r->st[t], err, sizeof(err)) < 0) {
 			st = bench_outcome(out, BENCH_FAIL, "%s", err);
 		} else {
 			r->st[t].array_bytes = r->array_bytes;
@@ -240,33 +241,74 @@ static void name_levels(const struct mem_result *r, struct mem_curve *c)
 		     curve ? r->knee_bytes : h->llc.ok ? h->llc.v : 0, r->llc_named, c->level_ns);
 }
 
+/* The huge-page curve's pick: the knee, the levels it names, then the plateau point. */
+static unsigned pick_huge(struct mem_curve *c, void *arg)
+{
+	struct mem_result *r = arg;
+	const struct mem_host *h = &r->host;
+
+	if (c->huge_used != MB_FALSE)
+		r->knee_bytes = mem_knee(c->size, c->ns, c->n);
+	/* the knee names the levels where sysfs has no LLC or one more than 2x the
+	 * cache this VM sees, and the curve reaches 4x the knee (a knee near the
+	 * top is a noisy top, not a cache); --mem-strict keeps STREAM's rule */
+	if (mem_knee_names_levels(r->knee_bytes, r->lat_max_bytes, h->llc.ok ? h->llc.v : 0, r->strict)) {
+		r->llc_named = r->knee_bytes;
+		r->levels_source = "curve";
+	}
+	name_levels(r, c);
+	return mem_plateau_point(c->size, c->ns, c->n, r->llc_named);
+}
+
+/* A full 4 KiB curve (no huge-page plateau to reuse): the levels, then the plateau point. */
+static unsigned pick_4k(struct mem_curve *c, void *arg)
+{
+	struct mem_result *r = arg;
+
+	const struct mem_curve *hc = &r->lat[1];
+
+	name_levels(r, c);
+	if (c->n == 1 && hc->graded < hc->n && c->size[0] == hc->size[hc->graded])
+		return 0; /* the one size asked: the huge-page curve's graded point */
+	return mem_plateau_point(c->size, c->ns, c->n, r->llc_named);
+}
+
 static void run_latency(const struct bench_ctx *ctx, struct mem_result *r)
 {
-	const struct mem_host *h = &r->host;
 	struct mem_curve *hc = &r->lat[1], *sc = &r->lat[0];
 	uint64_t max = ctx->opts->mem_size.set ? mem_array_bytes(ctx->opts->mem_size.v, r->budget_bytes,
 								  &(bool){ false }) :
 		       mem_lat_max(r->llc_used, r->budget_bytes, r->strict);
+	struct mem_chase_req q = { .max = max, .huge = true, .cpu = r->single_cpu,
+				   .quota_cpus = r->quota_cpus, .pick = pick_huge, .arg = r };
+	uint64_t at[1], grid[MEM_MAX_SIZES];
 
 	r->lat_max_bytes = max;
 	step(ctx, "latency, huge pages", MEM_STEP_LAT_HUGE_NS, 0);
-	if (mem_chase_curve(ctx, max, true, 0, r->single_cpu, hc) == 0 && hc->huge_used != MB_FALSE)
-		r->knee_bytes = mem_knee(hc->size, hc->ns, hc->n);
+	mem_chase_curve(ctx, &q, hc);
 	step(ctx, "latency, huge pages", MEM_STEP_LAT_HUGE_NS, 1);
-	/* the knee names the levels where sysfs has no LLC or one more than 2x the
-	 * cache this VM sees, and the curve reaches 4x the knee (a knee near the
-	 * top is a noisy top, not a cache); --mem-strict keeps STREAM's rule */
-	if (mem_knee_names_levels(r->knee_bytes, max, h->llc.ok ? h->llc.v : 0, r->strict)) {
-		r->llc_named = r->knee_bytes;
-		r->levels_source = "curve";
-	}
-	if (hc->present)
-		name_levels(r, hc);
 	if (bench_stopped(ctx))
 		return;
+	/*
+	 * 4 KiB pages: at the huge-page curve's graded point only (the same size,
+	 * so the two figures differ by the page walks alone), unless there is no
+	 * such point or --mem-strict asks for the whole curve.
+	 */
+	q.huge = false;
+	q.pick = pick_4k;
+	if (!r->strict && hc->graded < hc->n && hc->huge_used != MB_FALSE) {
+		at[0] = hc->size[hc->graded];
+		q.sizes = at;
+		q.nsizes = 1;
+	} else if (!r->strict) {
+		/* no plateau to reuse: the grid's top MEM_LAT_4K_POINTS sizes, graded if one is a plateau */
+		unsigned n = mem_lat_sizes(max, grid, MEM_MAX_SIZES);
+
+		q.nsizes = n < MEM_LAT_4K_POINTS ? n : MEM_LAT_4K_POINTS;
+		q.sizes = grid + n - q.nsizes;
+	}
 	step(ctx, "latency, 4 KiB pages (page walks)", MEM_STEP_LAT_4K_NS, 0);
-	if (mem_chase_curve(ctx, max, false, r->strict ? 0 : MEM_LAT_4K_POINTS, r->single_cpu, sc) == 0)
-		name_levels(r, sc);
+	mem_chase_curve(ctx, &q, sc);
 	step(ctx, "latency, 4 KiB pages (page walks)", MEM_STEP_LAT_4K_NS, 1);
 }
 
@@ -315,6 +357,12 @@ static enum bench_status mem_run(const struct bench_ctx *ctx, void *result, stru
 	mem_signs_begin(ctx->root, &s0);
 	mem_read_host(ctx->root, &r->host);
 	read_limits(r);
+	{
+		struct cgroup_cpu_quota q;
+
+		cgroup_cpu_quota(ctx->root, &q);
+		r->quota_cpus = q.limited ? q.cpus : 0;
+	}
 	r->threads = mem_threads(ctx->root, ctx->cpus_usable,
 				 ctx->opts->mem_threads.set ? (unsigned)ctx->opts->mem_threads.v : 0,
 				 &r->threads_source);
@@ -345,7 +393,8 @@ static enum bench_status mem_run(const struct bench_ctx *ctx, void *result, stru
 	pinned = pin_first_cpu(r, cpus, ncpus, &old);
 	if ((r->tests & (1u << MEM_TEST_SYSBENCH)) && !bench_stopped(ctx)) {
 		step(ctx, "sysbench-style 1 MiB blocks", MEM_PLANNED_SYSBENCH_NS, 0);
-		if (mem_sysbench_run(ctx, MEM_SB_SECONDS, r->single_cpu, &r->sb, err, sizeof(err)) < 0)
+		if (mem_sysbench_run(ctx, MEM_SB_SECONDS, r->single_cpu, r->quota_cpus, &r->sb, err,
+				     sizeof(err)) < 0)
 			bench_warn(ctx, "mem: %s", err);
 		step(ctx, "sysbench-style 1 MiB blocks", MEM_PLANNED_SYSBENCH_NS, 1);
 	}

@@ -35,21 +35,26 @@
 #define MEM_GROW_TOL 0.05              /* Triad at S and 2S agree within 5%: no cache left in S */
 #define MEM_GROW_REPS 4                /* Triad repetitions per size of that check (best of 3) */
 #define MEM_LAT_MAX (1280ULL << 20)    /* default curve's top (4x a 320 MiB LLC); --mem-strict: none */
-#define MEM_LAT_4K_POINTS 3            /* 4 KiB pages: the curve's top three sizes */
+#define MEM_LAT_4K_POINTS 3            /* 4 KiB pages with no plateau to reuse: the top three sizes */
+#define MEM_LAT_ROUNDS 5               /* chases of the graded point (its uncertainty) */
+#define MEM_PLATEAU_LLC 2              /* the plateau point is at 2x the LLC or past it ... */
+#define MEM_PLATEAU_RISE 0.10          /* ... where the next point is at most 10% slower */
+#define MEM_XLAT_TOP (1ULL << 30)      /* translation cost measured up to 1 GiB */
 #define MEM_KNEE_AGREE 2               /* sysfs LLC above 2x the knee: the knee names the levels */
 #define MEM_STREAM_SCALAR 3.0
 #define MEM_MAX_SIZES 48
 #define MEM_MAX_FLAGS 6
 #define MEM_LAT_MIN (16ULL << 10)
 #define MEM_SB_BLOCK (1ULL << 20)      /* sysbench --memory-block-size=1M */
-/* progress estimates of a default run's steps (2-vCPU VM, LLC knee < 16 MiB) */
-#define MEM_STEP_LAT_HUGE_NS (1600ULL * 1000000ULL)  /* the huge-page curve */
-#define MEM_STEP_LAT_4K_NS (600ULL * 1000000ULL)     /* the three 4 KiB points */
-#define MEM_STEP_GROW_NS (500ULL * 1000000ULL)       /* Triad at S and 2S */
-#define MEM_STEP_STREAM_NS (1650ULL * 1000000ULL)    /* one STREAM run */
+/* progress estimates of a default run's steps (2-vCPU VM, LLC knee < 16 MiB; measured
+ * issue #39: huge 1.3-2.1 s, 4 KiB 0.2-0.3 s, S/2S 0-0.1 s, STREAM 0.3-0.5 s each) */
+#define MEM_STEP_LAT_HUGE_NS (1700ULL * 1000000ULL)  /* the huge-page curve and its rounds */
+#define MEM_STEP_LAT_4K_NS (300ULL * 1000000ULL)     /* the 4 KiB point's rounds */
+#define MEM_STEP_GROW_NS (100ULL * 1000000ULL)       /* Triad at S and 2S */
+#define MEM_STEP_STREAM_NS (400ULL * 1000000ULL)     /* one STREAM run */
 #define MEM_PLANNED_STREAM_NS (MEM_STEP_GROW_NS + 2 * MEM_STEP_STREAM_NS)
 #define MEM_PLANNED_LATENCY_NS (MEM_STEP_LAT_HUGE_NS + MEM_STEP_LAT_4K_NS)
-#define MEM_PLANNED_SYSBENCH_NS (1000ULL * 1000000ULL) /* read + write, 0.5 s each */
+#define MEM_PLANNED_SYSBENCH_NS (600ULL * 1000000ULL) /* read + write, 0.3 s each */
 #define MEM_PLANNED_STRICT 2            /* --mem-strict: about that many times as long */
 
 enum mem_kernel { MEM_COPY = 0, MEM_SCALE, MEM_ADD, MEM_TRIAD, MEM_NKERNELS };
@@ -70,6 +75,8 @@ struct mem_stream {
 	enum mbool huge_used;              /* AnonHugePages seen backing the arrays */
 	bool validated;                    /* the arrays held STREAM's expected values after */
 	struct mdbl mbps[MEM_NKERNELS];    /* best rep, decimal MB/s */
+	double mbps_u[MEM_NKERNELS];       /* half the range of the counted reps' MB/s (95%
+	                                    * half-width of a best-of, core/uncert.h); NAN unknown */
 	struct mdbl avg_s[MEM_NKERNELS], min_s[MEM_NKERNELS], max_s[MEM_NKERNELS];
 	struct pass_cpu cpu;               /* CPU the threads got over the run; disturbed */
 };
@@ -85,6 +92,16 @@ struct mem_curve {
 	uint64_t size[MEM_MAX_SIZES];      /* bytes */
 	double ns[MEM_MAX_SIZES];          /* ns per dependent load */
 	struct mdbl level_ns[MEM_NLEVELS]; /* plateaus, unknown when not reached */
+	/* The graded DRAM point: the first plateau past the cache (mem_plateau_point) */
+	unsigned graded;                   /* index into size[]; >= n: none */
+	unsigned rounds;                   /* chases of it (the curve's own first) */
+	double round_ns[MEM_LAT_ROUNDS];
+	struct mdbl graded_ns;             /* the mean of the rounds */
+	double graded_u;                   /* its 95% half-width (uncert_mean_ci95); NAN unknown */
+	/* translation cost: growth from the graded point to the curve's largest point
+	 * up to MEM_XLAT_TOP (TLB misses and page walks, nested under a hypervisor) */
+	uint64_t xlat_bytes;               /* that largest point; 0 = no point past the graded one */
+	struct mdbl xlat_ns, xlat_pct;     /* ns there minus the graded point's; % of it */
 	struct pass_cpu cpu;               /* CPU the chase got over the curve; disturbed */
 };
 
@@ -148,6 +165,7 @@ struct mem_result {
 	bool capped;                       /* arrays < 4x the named LLC (budget or --mem-size): include cache */
 	char cap_reason[160];
 	unsigned threads;                  /* N of the N-thread run */
+	double quota_cpus;                 /* cgroup CPU quota in CPUs; 0 = none or unknown */
 	const char *threads_source;        /* "affinity", "cgroup quota", "--mem-threads" */
 	int single_cpu;                    /* CPU of the latency curves and sysbench-style figure, -1 unpinned */
 	struct mem_stream st[2];           /* [0] 1 thread, [1] N threads */
@@ -204,6 +222,23 @@ bool mem_grow_agrees(double mbps_s, double mbps_2s);
 bool mem_grow_step(struct mem_grow *g, double share, uint64_t *s);
 /* Repetitions to run: MEM_REPS if strict, else until MEM_RUN_NS is spent (at least MEM_MIN_REPS). */
 bool mem_rep_more(unsigned done, uint64_t elapsed_ns, bool strict);
+
+/*
+ * The curve's first plateau point past the cache, the DRAM latency that is
+ * graded: the first point i at MEM_PLATEAU_LLC x llc or more whose next
+ * point is at most MEM_PLATEAU_RISE slower (ns[i+1] <= ns[i] x 1.10) — past
+ * it latency grows only by the translation cost (TLB reach, page walks),
+ * not by cache misses any more. The top point has no next and is never
+ * picked. Returns n when there is no such point (the curve did not level
+ * off within its sizes) or llc is 0.
+ */
+unsigned mem_plateau_point(const uint64_t *size, const double *ns, unsigned n, uint64_t llc);
+/*
+ * From c->round_ns[0..rounds): graded_ns (their mean), graded_u
+ * (uncert_mean_ci95), and the translation cost from the graded point to the
+ * largest point of the curve up to MEM_XLAT_TOP.
+ */
+void mem_graded_fill(struct mem_curve *c);
 
 /* The median of v[0..n) (sorts v in place); 0 when n is 0. */
 double mem_median(double *v, unsigned n);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/uncert.h"
 #include "mem.h"
 
 const char *const mem_kernel_names[MEM_NKERNELS] = { "copy", "scale", "add", "triad" };
@@ -290,4 +291,43 @@ void mem_flag(struct mem_signs *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(s->flags[s->nflags++], sizeof(s->flags[0]), fmt, ap);
 	va_end(ap);
+}
+
+unsigned mem_plateau_point(const uint64_t *size, const double *ns, unsigned n, uint64_t llc)
+{
+	if (!llc)
+		return n;
+	for (unsigned i = 0; i + 1 < n; i++)
+		if (size[i] >= MEM_PLATEAU_LLC * llc && ns[i] > 0 &&
+		    ns[i + 1] <= ns[i] * (1 + MEM_PLATEAU_RISE))
+			return i;
+	return n;
+}
+
+void mem_graded_fill(struct mem_curve *c)
+{
+	unsigned top = c->n;
+
+	c->graded_ns = (struct mdbl){ 0, false };
+	c->graded_u = NAN;
+	c->xlat_bytes = 0;
+	c->xlat_ns = c->xlat_pct = (struct mdbl){ 0, false };
+	if (c->graded >= c->n || !c->rounds)
+		return;
+	{
+		double sum = 0;
+
+		for (unsigned i = 0; i < c->rounds; i++)
+			sum += c->round_ns[i];
+		c->graded_ns = mdbl_of(sum / c->rounds);
+		c->graded_u = uncert_mean_ci95(c->round_ns, c->rounds);
+	}
+	for (unsigned i = c->graded + 1; i < c->n; i++)
+		if (c->size[i] <= MEM_XLAT_TOP)
+			top = i;
+	if (top >= c->n || !(c->graded_ns.v > 0))
+		return;
+	c->xlat_bytes = c->size[top];
+	c->xlat_ns = mdbl_of(c->ns[top] - c->graded_ns.v);
+	c->xlat_pct = mdbl_of(100.0 * c->xlat_ns.v / c->graded_ns.v);
 }

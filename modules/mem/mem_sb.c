@@ -47,8 +47,8 @@ static double thread_cpu_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-int mem_sysbench_run(const struct bench_ctx *ctx, double seconds, int cpu, struct mem_sysbench *out,
-		     char *err, size_t errlen)
+int mem_sysbench_run(const struct bench_ctx *ctx, double seconds, int cpu, double quota_cpus,
+		     struct mem_sysbench *out, char *err, size_t errlen)
 {
 	uint64_t *buf = NULL;
 	struct proc_stat *ps = calloc(2, sizeof(*ps));
@@ -73,7 +73,7 @@ int mem_sysbench_run(const struct bench_ctx *ctx, double seconds, int cpu, struc
 	w = sb_pass(ctx, buf, true, seconds);
 	c1 = thread_cpu_s();
 	if (c0 >= 0 && c1 >= c0)
-		pass_cpu_set_share(&out->cpu, c1 - c0, 1, mono_s() - w0);
+		pass_cpu_set_share_q(&out->cpu, c1 - c0, 1, quota_cpus, mono_s() - w0);
 	proc_stat_read(ctx->root, &ps[1]);
 	out->cpu.steal_pct = proc_stat_steal_pct(proc_stat_diff(&ps[0], &ps[1], &cpu, cpu >= 0));
 	free(ps);

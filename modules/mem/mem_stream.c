@@ -22,6 +22,7 @@
 #include "core/clock.h"
 #include "core/live.h"
 #include "core/proc_stat.h"
+#include "core/uncert.h"
 #include "mem_barrier.h"
 #include "mem_kern.h"
 #include "mem_priv.h"
@@ -162,8 +163,8 @@ static bool stream_check(const struct stream_shared *sh, unsigned reps)
 }
 
 int mem_stream_run(const struct bench_ctx *ctx, double *arrays[3], size_t n, unsigned threads,
-		   const int *cpus, unsigned ncpus, bool strict, struct mem_stream *out, char *err,
-		   size_t errlen)
+		   const int *cpus, unsigned ncpus, bool strict, double quota_cpus,
+		   struct mem_stream *out, char *err, size_t errlen)
 {
 	struct stream_shared *sh = calloc(1, sizeof(*sh));
 	struct stream_thread *th = calloc(threads, sizeof(*th));
@@ -228,7 +229,7 @@ int mem_stream_run(const struct bench_ctx *ctx, double *arrays[3], size_t n, uns
 		cpu_s += th[i].cpu_s;
 	}
 	if (cpu_ok)
-		pass_cpu_set_share(&out->cpu, cpu_s, threads, sh->wall_s);
+		pass_cpu_set_share_q(&out->cpu, cpu_s, threads, quota_cpus, sh->wall_s);
 	out->cpu.steal_pct = proc_stat_steal_pct(proc_stat_diff(&ps[0], &ps[1], cpus, nrun));
 
 	out->present = true;
@@ -237,12 +238,17 @@ int mem_stream_run(const struct bench_ctx *ctx, double *arrays[3], size_t n, uns
 	out->reps = sh->reps_done;
 	out->validated = sh->reps_done > 0 && stream_check(sh, sh->reps_done);
 	for (int k = 0; k < MEM_NKERNELS; k++) {
-		double col[MEM_REPS], mn, avg, mx;
+		double col[MEM_REPS], rate[MEM_REPS], mn, avg, mx;
 
+		out->mbps_u[k] = NAN;
 		for (unsigned r = 0; r < sh->reps_done; r++)
 			col[r] = sh->t[r][k];
 		if (!mem_best_of(col, sh->reps_done, &mn, &avg, &mx))
 			continue;
+		/* the counted reps (the first is a warm-up, as in mem_best_of) as rates */
+		for (unsigned r = 1; r < sh->reps_done; r++)
+			rate[r - 1] = col[r] > 0 ? mem_mbps(mem_kernel_words[k], n, col[r]) : 0;
+		out->mbps_u[k] = uncert_half_range(rate, sh->reps_done - 1);
 		out->min_s[k] = mdbl_of(mn);
 		out->avg_s[k] = mdbl_of(avg);
 		out->max_s[k] = mdbl_of(mx);

@@ -4,6 +4,9 @@
  * crypto passes (bytes, seconds, MB/s), steal and throttling. Unknown or
  * not measured values are null.
  */
+#include <math.h>
+#include <stdio.h>
+
 #include "json_put.h"
 #include "render/render.h"
 
@@ -20,6 +23,9 @@ static cJSON *prime_obj(const struct cpu_prime_pass *p)
 	cJSON_AddNumberToObject(o, "events", (double)p->events);
 	json_add_mdbl(o, "seconds", (struct mdbl){ p->seconds, p->eps.ok });
 	json_add_mdbl(o, "events_per_s", p->eps);
+	/* 95% half-width from the per-0.2 s rates (core/uncert.h); null when fewer than 2 */
+	json_add_mdbl(o, "events_per_s_u95", (struct mdbl){ p->eps_u, p->eps.ok && isfinite(p->eps_u) });
+	cJSON_AddNumberToObject(o, "rate_samples", p->nsub);
 	json_add_mdbl(o, "cpu_seconds", (struct mdbl){ p->cpu_seconds, p->eps.ok });
 	cJSON_AddBoolToObject(o, "complete", p->complete);
 	json_add_pass_cpu(o, &p->cpu);
@@ -58,11 +64,22 @@ cJSON *json_cpu(const struct bench_report *rep)
 	cJSON_AddItemToObject(pr, "single", prime_obj(&r->single));
 	cJSON_AddItemToObject(pr, "multi", prime_obj(&r->multi));
 	json_add_mdbl(pr, "scaling", r->scaling);
+	json_add_mdbl(pr, "scaling_u95", (struct mdbl){ r->scaling_u, r->scaling.ok && isfinite(r->scaling_u) });
 
 	cJSON_AddNumberToObject(o, "threads", r->threads);
 	json_add_str(o, "threads_source", r->threads_source);
 	cJSON_AddNumberToObject(o, "affinity_cpus", r->affinity_cpus);
 	json_add_mdbl(o, "quota_cpus", r->quota_cpus);
+	/* a quota below the threads: every pass's cpu_share is against it, the figures are the quota's */
+	if (r->quota_cpus.ok && r->quota_cpus.v < r->threads) {
+		char note[160];
+
+		snprintf(note, sizeof(note), "the CPU figures are for a cgroup quota of %.2g CPU: each "
+			 "pass's cpu_share is against min(threads, %.2g)", r->quota_cpus.v, r->quota_cpus.v);
+		cJSON_AddStringToObject(o, "quota_note", note);
+	} else {
+		cJSON_AddNullToObject(o, "quota_note");
+	}
 
 	cr = cJSON_AddObjectToObject(o, "crypto");
 	if (!cr)

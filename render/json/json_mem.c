@@ -4,6 +4,8 @@
  * page kind with its named plateaus), "sysbench" (cache-heavy) and
  * "oversell". Unknown values are null.
  */
+#include <math.h>
+
 #include "core/plan.h"
 #include "json_put.h"
 #include "render/render.h"
@@ -35,10 +37,47 @@ static int add_stream(cJSON *arr, const struct mem_stream *s)
 			return -1;
 		cJSON_AddNumberToObject(e, "words_per_element", mem_kernel_words[i]);
 		json_add_mdbl(e, "mbps", s->mbps[i]);
+		/* half the range of the counted reps' MB/s: a best-of's 95% half-width */
+		json_add_mdbl(e, "mbps_u95", (struct mdbl){ s->mbps_u[i], s->mbps[i].ok && isfinite(s->mbps_u[i]) });
 		json_add_mdbl(e, "min_s", s->min_s[i]);
 		json_add_mdbl(e, "avg_s", s->avg_s[i]);
 		json_add_mdbl(e, "max_s", s->max_s[i]);
 	}
+	return 0;
+}
+
+/*
+ * "graded": the first plateau point past the cache (mem_plateau_point) and
+ * its repeat rounds; "translation_cost": the growth from it to the curve's
+ * largest point up to 1 GiB (not graded). null when there is none.
+ */
+static int add_graded(cJSON *o, const struct mem_curve *c)
+{
+	cJSON *g, *r, *x;
+
+	if (!c->graded_ns.ok) {
+		cJSON_AddNullToObject(o, "graded");
+		cJSON_AddNullToObject(o, "translation_cost");
+		return 0;
+	}
+	if (!(g = cJSON_AddObjectToObject(o, "graded")))
+		return -1;
+	cJSON_AddNumberToObject(g, "bytes", (double)c->size[c->graded]);
+	cJSON_AddNumberToObject(g, "ns", c->graded_ns.v);
+	json_add_mdbl(g, "ns_u95", (struct mdbl){ c->graded_u, isfinite(c->graded_u) });
+	if (!(r = cJSON_AddArrayToObject(g, "rounds_ns")))
+		return -1;
+	for (unsigned i = 0; i < c->rounds; i++)
+		cJSON_AddItemToArray(r, cJSON_CreateNumber(c->round_ns[i]));
+	if (!c->xlat_ns.ok) {
+		cJSON_AddNullToObject(o, "translation_cost");
+		return 0;
+	}
+	if (!(x = cJSON_AddObjectToObject(o, "translation_cost")))
+		return -1;
+	cJSON_AddNumberToObject(x, "to_bytes", (double)c->xlat_bytes);
+	cJSON_AddNumberToObject(x, "ns", c->xlat_ns.v);
+	cJSON_AddNumberToObject(x, "pct", c->xlat_pct.v);
 	return 0;
 }
 
@@ -70,7 +109,7 @@ static int add_curve(cJSON *arr, const struct mem_curve *c)
 	}
 	for (int l = 0; l < MEM_NLEVELS; l++)
 		json_add_mdbl(lv, mem_level_names[l], c->level_ns[l]);
-	return 0;
+	return add_graded(o, c);
 }
 
 /* "grow": the 1-thread Triad at S, 2S... that chose the default arrays' size. */

@@ -3,6 +3,7 @@
  * Test : 4123 events/s"), then scaling, crypto throughput, steal and
  * throttling; "unknown" where a figure could not be measured.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,8 +26,12 @@ static void eps_line(FILE *f, const struct render_style *st, const struct grade_
 		return;
 	}
 	text_pass_cpu(pc, sizeof(pc), &p->cpu);
-	snprintf(v, sizeof(v), "%.2f events/s (%llu in %.2f s; %s)%s", p->eps.v,
-		 (unsigned long long)p->events, p->seconds, pc, p->complete ? "" : " [partial]");
+	if (isfinite(p->eps_u))
+		snprintf(v, sizeof(v), "%.2f ± %.2f events/s (%llu in %.2f s; %s)%s", p->eps.v, p->eps_u,
+			 (unsigned long long)p->events, p->seconds, pc, p->complete ? "" : " [partial]");
+	else
+		snprintf(v, sizeof(v), "%.2f events/s (%llu in %.2f s; %s)%s", p->eps.v,
+			 (unsigned long long)p->events, p->seconds, pc, p->complete ? "" : " [partial]");
 	fprintf(f, " %s%-22s%s: %s", text_color(st, "\033[36m"), label, text_color(st, "\033[0m"), v);
 	text_grade_tag(f, st, g, metric, 25 + strlen(v), 25);
 }
@@ -60,6 +65,11 @@ void text_cpu(FILE *f, const struct bench_report *rep, const struct render_style
 	else
 		text_kv(f, st, "Threads", "%u (%s; %u CPUs in the affinity mask, no quota)", r->threads,
 			r->threads_source ? r->threads_source : "?", r->affinity_cpus);
+	/* a quota below the threads: the figures (and each pass's CPU share) are the quota's */
+	if (r->quota_cpus.ok && r->quota_cpus.v < r->threads)
+		text_kv(f, st, "Graded against", "a cgroup quota of %.2g CPU: the CPU figures are for "
+			"that quota, each pass's CPU share is of min(threads, %.2g)", r->quota_cpus.v,
+			r->quota_cpus.v);
 	eps_line(f, st, g, "1 Thread Test", &r->single, "cpu_single_eps");
 	snprintf(label, sizeof(label), "%u Thread%s Test", r->multi.threads,
 		 r->multi.threads == 1 ? "" : "s");

@@ -3,6 +3,7 @@
  * variant's four kernels for 1 and N threads, the latency plateaus (and
  * the curve), the sysbench-comparable figure, and the oversell signs.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,7 +32,41 @@ static void stream_line(FILE *f, const struct bench_report *rep, const struct re
 		s->threads > 1 && s->first_touch ? ", each thread faulted its own slice" : "", v);
 }
 
-static void curve_lines(FILE *f, const struct render_style *st, const struct mem_curve *c)
+/*
+ * The graded DRAM point (the first plateau past the cache, with its repeat
+ * rounds) and the translation cost past it: a figure, not graded, and no
+ * cause named that the report did not check.
+ */
+static void graded_lines(FILE *f, const struct bench_report *rep, const struct render_style *st,
+			 const struct mem_curve *c)
+{
+	char v[160], b[32], t[32];
+
+	if (!c->graded_ns.ok) {
+		if (c->present && !c->page_walk)
+			text_kv(f, st, "  DRAM, graded", "none: the curve did not level off past the cache");
+		return;
+	}
+	fmt_bytes(b, sizeof(b), c->size[c->graded]);
+	if (isfinite(c->graded_u))
+		snprintf(v, sizeof(v), "%.1f ± %.1f ns at %s (%u rounds; first plateau past the cache)",
+			 c->graded_ns.v, c->graded_u, b, c->rounds);
+	else
+		snprintf(v, sizeof(v), "%.1f ns at %s (%u round; first plateau past the cache)",
+			 c->graded_ns.v, b, c->rounds);
+	fprintf(f, " %s%-22s%s: %s", text_color(st, "\033[36m"), "  DRAM, graded",
+		text_color(st, "\033[0m"), v);
+	text_grade_tag(f, st, &rep->grade, c->huge ? "mem_latency_huge_ns" : "mem_latency_ns",
+		       25 + strlen(v), 25);
+	if (c->xlat_ns.ok) {
+		fmt_bytes(t, sizeof(t), c->xlat_bytes);
+		text_kv(f, st, "  Translation cost", "%+.1f ns (%+.0f%%) from %s to %s: address "
+			"translation (TLB reach, page walks), not graded", c->xlat_ns.v, c->xlat_pct.v, b, t);
+	}
+}
+
+static void curve_lines(FILE *f, const struct bench_report *rep, const struct render_style *st,
+			const struct mem_curve *c)
 {
 	char v[160] = "", b[32];
 	size_t used = 0;
@@ -49,11 +84,13 @@ static void curve_lines(FILE *f, const struct render_style *st, const struct mem
 		if (used >= sizeof(v))
 			break;
 	}
-	text_kv(f, st, label, "%s%s", used ? v : "no plateau found",
+	text_kv(f, st, label, "%s%s", used ? v : c->page_walk ? "at the huge-page curve's graded size" :
+		"no plateau found",
 		c->huge && c->huge_used == MB_FALSE ? " (no huge pages backed it)" : "");
 	text_pass_cpu(v, sizeof(v), &c->cpu);
-	text_kv(f, st, "", "%s%s", c->page_walk ? "the TLB-miss cost beside the huge-page curve, not "
-		"the memory's latency; " : "", v);
+	text_kv(f, st, "", "%s%s", c->page_walk ? "4 KiB pages at the huge-page curve's sizes: "
+		"the difference is the page walks; " : "", v);
+	graded_lines(f, rep, st, c);
 	used = 0;
 	v[0] = '\0';
 	for (unsigned i = 0; i < c->n && used < sizeof(v); i += c->page_walk ? 1 : 2) {
@@ -134,7 +171,7 @@ void text_memory(FILE *f, const struct bench_report *rep, const struct render_st
 			stream_line(f, rep, st, &m->st[t]);
 	for (int k = 1; k >= 0; k--) /* huge pages first: the memory's latency, then the page walks */
 		if (m->lat[k].present || m->lat[k].reason[0])
-			curve_lines(f, st, &m->lat[k]);
+			curve_lines(f, rep, st, &m->lat[k]);
 	if (m->sb.present) {
 		if (m->sb.read_mibps.ok)
 			snprintf(b1, sizeof(b1), "%.0f MiB/s", m->sb.read_mibps.v);
