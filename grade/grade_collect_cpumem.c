@@ -239,11 +239,11 @@ void collect_mem(const struct bench_report *rep, struct metric_set *ms)
 			collect_set_why(lat[k], c->reason[0] ? c->reason : "not measured");
 		else if (k == 1 && c->huge_used != MB_TRUE)
 			collect_set_why(lat[k], "no huge pages backed the buffer");
-		else if (!c->graded_ns.ok && m->capped)
-			collect_set_why(lat[k], "the curve did not level off past the cache (arrays capped)");
+		else if (m->capped)
+			collect_set_why(lat[k], "the curve did not go past the cache (arrays capped)");
 		else if (!c->graded_ns.ok)
 			collect_set_why(lat[k], "the curve did not level off past the cache "
-					"(no point at 2x LLC or more with its next within 10%)");
+					"(no point past the cache edge with its next within 10%)");
 		else if (c->cpu.disturbed) {
 			disturbed_why(&c->cpu, "latency chase", why, sizeof(why));
 			set_disturbed(lat[k], c->graded_ns.v, why);

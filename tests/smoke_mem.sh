@@ -17,10 +17,12 @@ trap cleanup EXIT
 FIX=$PWD/tests/fixtures/mem_oversell
 
 
-# the plateau point of a curve by the rule (modules/mem/mem.h mem_plateau_point), or None
-PLAT="(lambda c: next((a['bytes'] for a, b in zip(c['points'], c['points'][1:]) if a['bytes'] >= 2 * j['mem']['llc_named_bytes'] and b['ns'] <= a['ns'] * (1 + 0.10)), None))"
+# the plateau point of a curve by the rule (modules/mem/mem.h mem_plateau_point): the first
+# point at a third of the top's ns or more, at twice the last size below half its ns or
+# more (and twice a sysfs/CPUID LLC), whose next point is at most 10% slower; or None
+PLAT="(lambda c: (lambda P: next((P[i][0] for i in range(len(P) - 1) if P[i][1] >= P[-1][1] / 3 and [b for b, n in P[:i] if n < P[i][1] / 2] and P[i][0] >= 2 * [b for b, n in P[:i] if n < P[i][1] / 2][-1] and P[i][0] >= 2 * (j['mem']['llc_named_bytes'] if j['mem']['levels_source'] in ('sysfs', 'cpuid') else 0) and P[i + 1][1] <= P[i][1] * (1 + 0.10)), None))([(p['bytes'], p['ns']) for p in c['points']]))"
 # the graded latency of curve c as the metric must carry it: null when disturbed or none
-GNS="(lambda c: None if c['disturbed'] or c['graded'] is None else c['graded']['ns'])"
+GNS="(lambda c: None if c['disturbed'] or c['graded'] is None or j['mem']['capped'] else c['graded']['ns'])"
 # the rates of every STREAM run, recomputed from the best time and the array size
 TRUTH=(
 	"all(abs(k['mbps'] - k['words_per_element'] * j['mem']['array_bytes'] / k['min_s'] / 1e6) <= 1e-6 * k['mbps'] for r in j['mem']['stream'] for k in r['kernels'].values())"
@@ -32,8 +34,7 @@ TRUTH=(
 	"all(r['first_touch'] for r in j['mem']['stream'])"
 	"j['mem']['label'] == 'based on a variant of the STREAM benchmark'"
 	"all((c['points'][0]['bytes'] == 16384 or c['page_walk']) and all(a['bytes'] < b['bytes'] for a, b in zip(c['points'], c['points'][1:])) and (c['page_walk'] or c['points'][-1]['bytes'] == j['mem']['latency_max_bytes']) for c in j['mem']['latency'] if c['present'])"
-	# the graded DRAM point, recomputed: the first point at 2x the named LLC or more whose
-	# next is at most 10% slower (a full curve), its rounds' mean, the first round the
+	# the graded DRAM point, recomputed (a full curve, PLAT), its rounds' mean, the first round the
 	# curve's own point; the translation cost to the largest point up to 1 GiB
 	"all(c['graded'] is None or (c['graded']['ns'] == sum(c['graded']['rounds_ns']) / len(c['graded']['rounds_ns']) and c['graded']['rounds_ns'][0] == [p['ns'] for p in c['points'] if p['bytes'] == c['graded']['bytes']][0]) for c in j['mem']['latency'] if c['present'])"
 	"all(c['page_walk'] or (c['graded'] or {}).get('bytes') == $PLAT(c) for c in j['mem']['latency'] if c['present'])"

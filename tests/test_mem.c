@@ -628,6 +628,11 @@ TH_TEST(mem_latency_why_capped_only_when_capped)
 	rep->mem.lat[0].round_ns[1] = 95;
 	rep->mem.lat[0].round_ns[2] = 96;
 	mem_graded_fill(&rep->mem.lat[0]);
+	/* capped arrays: even a plateau the curve found is the cache's, not graded */
+	grade_collect(rep, NULL, ms);
+	lat = metric_get(ms, "mem_latency_ns");
+	TH_CHECK(lat && !lat->measured && strstr(lat->why_not, "arrays capped"));
+	rep->mem.capped = false;
 	grade_collect(rep, NULL, ms);
 	lat = metric_get(ms, "mem_latency_ns");
 	TH_CHECK(lat && lat->measured && lat->value == 95.0 && !lat->disturbed);
@@ -644,39 +649,73 @@ out:
 }
 
 /*
- * The graded DRAM point: the first point at 2x LLC or more whose next point
- * is at most 10% slower. Exact boundaries: 10% is a plateau, just above is
- * not; 2x LLC counts, just below does not; the top point never.
+ * The graded DRAM point: the first point at a third of the top's latency or
+ * more, at twice the cache edge (the last size below half its latency) or
+ * more, whose next point is at most 10% slower. Exact boundaries: 10% is a
+ * plateau, just above is not; 2x the edge counts, just below does not; a
+ * third of the top counts; the top point never.
  */
 TH_TEST(mem_plateau_point_boundaries)
 {
 	const uint64_t M = 1ULL << 20;
-	uint64_t size[] = { 8 * M, 16 * M, 24 * M, 32 * M, 48 * M, 64 * M };
-	double ns[] = { 40, 100, 140, 160, 160 * (1 + MEM_PLATEAU_RISE), 190 };
+	uint64_t size[] = { 4 * M, 6 * M, 8 * M, 12 * M, 16 * M, 24 * M, 32 * M, 48 * M };
+	double ns[] = { 20, 24, 40, 140, 150, 150 * (1 + MEM_PLATEAU_RISE), 170, 180 };
 
-	/* llc 12 MiB: 24 MiB is 2x; 140 -> 160 is +14.3%: rising; 160 -> 176 is exactly +10% */
-	TH_EQ_INT(mem_plateau_point(size, ns, 6, 12 * M), 3);
-	ns[4] = nextafter(ns[4], INFINITY); /* just over 10%: 48 MiB (-> 190, +8%) is the plateau */
-	TH_EQ_INT(mem_plateau_point(size, ns, 6, 12 * M), 4);
-	ns[4] = 176;
-	/* 2x LLC exactly counts: llc 16 MiB -> 32 MiB is the first candidate */
-	TH_EQ_INT(mem_plateau_point(size, ns, 6, 16 * M), 3);
-	/* a candidate below 2x LLC is not one, even when flat: 16 MiB -> 24 MiB within 10% */
+	/* edge of 140 (half 70): 8 MiB; 12 MiB < 16: no; 16 MiB: 150 -> 165 exactly +10%: yes */
+	TH_EQ_INT(mem_plateau_point(size, ns, 8, 0), 4);
+	ns[5] = nextafter(ns[5], INFINITY); /* just over 10%: 24 MiB (-> 170, +3%) */
+	TH_EQ_INT(mem_plateau_point(size, ns, 8, 0), 5);
+	ns[5] = 165;
+	/* 2x the edge exactly counts: an edge at 6 MiB (8 MiB now slow) makes 12 MiB a candidate */
 	{
-		double flat[] = { 40, 100, 105, 160, 176, 190 };
+		double e[] = { 20, 24, 100, 140, 150, 165, 170, 180 };
+		uint64_t sz[] = { 4 * M, 6 * M, 8 * M, 12 * M, 16 * M, 24 * M, 32 * M, 48 * M };
 
-		TH_EQ_INT(mem_plateau_point(size, flat, 6, 12 * M), 3);
-		TH_EQ_INT(mem_plateau_point(size, flat, 6, 8 * M), 1);
-		TH_EQ_INT(mem_plateau_point(size, flat, 6, 8 * M + 1), 3);
+		/* 12 MiB: 140, half 70: edge 6 MiB, 12 >= 12; next 150 within 10% */
+		TH_EQ_INT(mem_plateau_point(sz, e, 8, 0), 3);
+		sz[3] = 12 * M - 1; /* just under twice the edge */
+		TH_EQ_INT(mem_plateau_point(sz, e, 8, 0), 4);
 	}
+	/* a third of the top: a point at exactly top / 3 is past the caches, below it not */
+	{
+		double t[] = { 2, 2.1, 4, 60, 62, 100, 150, 180 };
+
+		/* 12 MiB: 60 = 180 / 3, edge (half 30) 8 MiB -> 12 < 16: no; 16 MiB: 62, edge 8,
+		 * 16 >= 16, next 100: +61%: no; 24 MiB 100: edge 8 (62 > 50), next +50%: no;
+		 * 32 MiB: 150, edge 16 MiB (62 < 75): 32 >= 32, next 180: +20%: no -> none */
+		TH_EQ_INT(mem_plateau_point(size, t, 8, 0), 8);
+		t[7] = 165; /* now 32 MiB: 150 -> 165 +10%: yes */
+		TH_EQ_INT(mem_plateau_point(size, t, 8, 0), 6);
+	}
+	{
+		/* exactly a third of the top (60 of 180) is past the caches: 16 MiB, edge 8 MiB */
+		uint64_t sz[] = { 4 * M, 6 * M, 8 * M, 16 * M, 24 * M, 32 * M, 48 * M, 64 * M };
+		double t[] = { 1, 2, 4, 60, 62, 100, 150, 180 };
+
+		TH_EQ_INT(mem_plateau_point(sz, t, 8, 0), 3);
+		t[3] = nextafter(60, 0); /* just below a third: 24 MiB (62 -> 100) rises, so none */
+		TH_EQ_INT(mem_plateau_point(sz, t, 8, 0), 8);
+	}
+	{
+		/* an L2-like flat run below a third of the top is never picked */
+		double l2[] = { 1, 3, 3.1, 20, 120, 125, 130, 190 };
+
+		/* 6-8 MiB flat but far below 190 / 3; 16 MiB: edge 12 -> 16 < 24; 24 MiB: 125, edge
+		 * 12 MiB, 24 >= 24, next 130 +4%: yes */
+		TH_EQ_INT(mem_plateau_point(size, l2, 8, 0), 5);
+		l2[5] = 63; /* below a third of 190 (63.3): not past the caches; 32 MiB's edge is 24 */
+		TH_EQ_INT(mem_plateau_point(size, l2, 8, 0), 8);
+	}
+	/* an LLC floor: twice it or more; exactly twice counts */
+	TH_EQ_INT(mem_plateau_point(size, ns, 8, 8 * M), 4);
+	TH_EQ_INT(mem_plateau_point(size, ns, 8, 8 * M + 1), 5);
 	/* still rising at the top: no plateau; the top point alone is never one */
 	{
-		double up[] = { 40, 100, 140, 160, 180, 200 };
+		double up[] = { 20, 24, 40, 140, 160, 180, 200, 230 };
 
-		TH_EQ_INT(mem_plateau_point(size, up, 6, 12 * M), 6);
-		TH_EQ_INT(mem_plateau_point(size + 5, up + 5, 1, 12 * M), 1);
+		TH_EQ_INT(mem_plateau_point(size, up, 8, 0), 8);
+		TH_EQ_INT(mem_plateau_point(size + 7, up + 7, 1, 0), 1);
 	}
-	TH_EQ_INT(mem_plateau_point(size, ns, 6, 0), 6);
 }
 
 /* Rounds: mean and t x s / sqrt(n); translation cost to the largest point up to 1 GiB. */

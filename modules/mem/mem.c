@@ -241,6 +241,13 @@ static void name_levels(const struct mem_result *r, struct mem_curve *c)
 		     curve ? r->knee_bytes : h->llc.ok ? h->llc.v : 0, r->llc_named, c->level_ns);
 }
 
+/* The LLC floor of the plateau point: the size sysfs or CPUID gave, when it names the levels. */
+static uint64_t plateau_floor(const struct mem_result *r)
+{
+	return r->levels_source && (strcmp(r->levels_source, "sysfs") == 0 ||
+				    strcmp(r->levels_source, "cpuid") == 0) ? r->llc_named : 0;
+}
+
 /* The huge-page curve's pick: the knee, the levels it names, then the plateau point. */
 static unsigned pick_huge(struct mem_curve *c, void *arg)
 {
@@ -257,7 +264,7 @@ static unsigned pick_huge(struct mem_curve *c, void *arg)
 		r->levels_source = "curve";
 	}
 	name_levels(r, c);
-	return mem_plateau_point(c->size, c->ns, c->n, r->llc_named);
+	return mem_plateau_point(c->size, c->ns, c->n, plateau_floor(r));
 }
 
 /* A full 4 KiB curve (no huge-page plateau to reuse): the levels, then the plateau point. */
@@ -270,7 +277,7 @@ static unsigned pick_4k(struct mem_curve *c, void *arg)
 	name_levels(r, c);
 	if (c->n == 1 && hc->graded < hc->n && c->size[0] == hc->size[hc->graded])
 		return 0; /* the one size asked: the huge-page curve's graded point */
-	return mem_plateau_point(c->size, c->ns, c->n, r->llc_named);
+	return mem_plateau_point(c->size, c->ns, c->n, plateau_floor(r));
 }
 
 static void run_latency(const struct bench_ctx *ctx, struct mem_result *r)

@@ -37,7 +37,8 @@
 #define MEM_LAT_MAX (1280ULL << 20)    /* default curve's top (4x a 320 MiB LLC); --mem-strict: none */
 #define MEM_LAT_4K_POINTS 3            /* 4 KiB pages with no plateau to reuse: the top three sizes */
 #define MEM_LAT_ROUNDS 5               /* chases of the graded point (its uncertainty) */
-#define MEM_PLATEAU_LLC 2              /* the plateau point is at 2x the LLC or past it ... */
+#define MEM_PLATEAU_TOP 3              /* the plateau point is at a third of the top's ns or more, */
+#define MEM_PLATEAU_EDGE 2             /* at twice the cache edge or past it, ... */
 #define MEM_PLATEAU_RISE 0.10          /* ... where the next point is at most 10% slower */
 #define MEM_XLAT_TOP (1ULL << 30)      /* translation cost measured up to 1 GiB */
 #define MEM_KNEE_AGREE 2               /* sysfs LLC above 2x the knee: the knee names the levels */
@@ -225,12 +226,20 @@ bool mem_rep_more(unsigned done, uint64_t elapsed_ns, bool strict);
 
 /*
  * The curve's first plateau point past the cache, the DRAM latency that is
- * graded: the first point i at MEM_PLATEAU_LLC x llc or more whose next
- * point is at most MEM_PLATEAU_RISE slower (ns[i+1] <= ns[i] x 1.10) — past
- * it latency grows only by the translation cost (TLB reach, page walks),
- * not by cache misses any more. The top point has no next and is never
- * picked. Returns n when there is no such point (the curve did not level
- * off within its sizes) or llc is 0.
+ * graded: the first point i
+ *   - at a third of the top point's latency or more (past every cache level:
+ *     caches answer several times faster than DRAM),
+ *   - at twice the cache edge or more, the edge being the last smaller size
+ *     whose latency is below half of ns[i] (at 2x the cache a random ring
+ *     still hits it about half the time: the curve is still climbing), and
+ *   - whose next point is at most MEM_PLATEAU_RISE slower:
+ *     ns[i+1] <= ns[i] x 1.10 (past it latency grows only by the translation
+ *     cost, TLB reach and page walks, not by cache misses any more).
+ * The edge is the curve's own, not the knee (a top point inflated by page
+ * walks moves the knee); an LLC size sysfs or CPUID gave (llc; 0 = none) is a
+ * floor besides: the point is at twice it or more. The top point has
+ * no next and is never picked. Returns n when there is no such point (the
+ * curve did not level off within its sizes).
  */
 unsigned mem_plateau_point(const uint64_t *size, const double *ns, unsigned n, uint64_t llc);
 /*

@@ -295,12 +295,23 @@ void mem_flag(struct mem_signs *s, const char *fmt, ...)
 
 unsigned mem_plateau_point(const uint64_t *size, const double *ns, unsigned n, uint64_t llc)
 {
-	if (!llc)
+	if (n < 2 || !(ns[n - 1] > 0))
 		return n;
-	for (unsigned i = 0; i + 1 < n; i++)
-		if (size[i] >= MEM_PLATEAU_LLC * llc && ns[i] > 0 &&
-		    ns[i + 1] <= ns[i] * (1 + MEM_PLATEAU_RISE))
+	for (unsigned i = 0; i + 1 < n; i++) {
+		uint64_t edge = 0;
+
+		/* past every cache level: at least a third of the top's latency */
+		if (!(ns[i] > 0) || ns[i] < ns[n - 1] / MEM_PLATEAU_TOP)
+			continue;
+		/* at least twice the cache edge: the last size below half this latency */
+		for (unsigned k = 0; k < i; k++)
+			if (ns[k] < ns[i] / 2)
+				edge = size[k];
+		if (!edge || size[i] < MEM_PLATEAU_EDGE * edge || size[i] < MEM_PLATEAU_EDGE * llc)
+			continue;
+		if (ns[i + 1] <= ns[i] * (1 + MEM_PLATEAU_RISE))
 			return i;
+	}
 	return n;
 }
 

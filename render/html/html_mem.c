@@ -211,7 +211,27 @@ void html_mem(FILE *f, const struct bench_report *rep)
 						      mem_level_names[l], c->level_ns[l].v);
 		/* the 4 KiB points beside the huge curve are the page-walk cost, as in the text */
 		row(f, k ? "Latency, huge pages" : c->page_walk ? "Page walks, 4 KiB" : "Latency, 4 KiB pages",
-		    u ? v : "no plateau found");
+		    u ? v : c->page_walk ? "at the huge-page curve's graded size" : "no plateau found");
+		/* the graded point (first plateau past the cache) and the translation cost past it */
+		if (c->graded_ns.ok) {
+			char b[48];
+
+			snprintf(b, sizeof(b), "%.1f MiB", (double)c->size[c->graded] / (1 << 20));
+			if (isfinite(c->graded_u))
+				snprintf(v, sizeof(v), "%.1f ± %.1f ns at %s (%u rounds; first plateau past the "
+					 "cache)%s", c->graded_ns.v, c->graded_u, b, c->rounds,
+					 c->cpu.disturbed ? " [disturbed]" : "");
+			else
+				snprintf(v, sizeof(v), "%.1f ns at %s (first plateau past the cache)%s",
+					 c->graded_ns.v, b, c->cpu.disturbed ? " [disturbed]" : "");
+			row(f, "DRAM, graded", v);
+			if (c->xlat_ns.ok) {
+				snprintf(v, sizeof(v), "%+.1f ns (%+.0f%%) from %s to %.0f MiB: address translation "
+					 "(TLB reach, page walks), not graded", c->xlat_ns.v, c->xlat_pct.v, b,
+					 (double)c->xlat_bytes / (1 << 20));
+				row(f, "Translation cost", v);
+			}
+		}
 	}
 	if (m->sb.read_mibps.ok && m->sb.write_mibps.ok) {
 		snprintf(v, sizeof(v), "read %.0f MiB/s, write %.0f MiB/s (cache-heavy, for comparison with "
