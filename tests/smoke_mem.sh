@@ -112,13 +112,16 @@ VPSBENCH_ROOT=$FIX "$VPSBENCH" --only mem --mem-tests stream --mem-size 8M --jso
 [ $rc -eq 3 ] && t_ok mem_require_fails || t_fail mem_require_fails "rc=$rc"
 
 # 2a. the default sizing, recomputed from the run's own figures: the knee of the
-# huge-page curve (last size below half the top's ns), arrays 4x it rounded up to
+# huge-page curve (KNEE), arrays 4x it rounded up to
 # 1 MiB within 64-256 MiB, grown while 1-thread Triad at S and 2S differ by more
 # than 5%; levels named by the knee when sysfs's LLC is off by more than 2x; the
 # 4 KiB point is the huge curve's graded size (its top three sizes when it has
 # none); both runs on huge pages
 "$VPSBENCH" --only mem --json --quiet > "$tmp/d.json" 2> "$tmp/d.err"; rc=$?
-KNEE="(lambda c: ([p['bytes'] for p in c['points'][:-1] if p['ns'] < c['points'][-1]['ns'] / 2] or [0])[-1] if c['points'][-1]['ns'] >= 2 * c['points'][0]['ns'] else 0)(j['mem']['latency'][1])"
+# the knee: the cache edge below the plateau point found without an LLC floor (the
+# last size under half its ns), else the last size below half the top's ns
+PLAT0="(lambda c: (lambda P: next((i for i in range(len(P) - 1) if P[i][1] >= P[-1][1] / 3 and [b for b, n in P[:i] if n < P[i][1] / 2] and P[i][0] >= 2 * [b for b, n in P[:i] if n < P[i][1] / 2][-1] and P[i + 1][1] <= P[i][1] * (1 + 0.10)), None))([(p['bytes'], p['ns']) for p in c['points']]))"
+KNEE="(lambda c, i: [p['bytes'] for p in c['points'][:i] if p['ns'] < c['points'][i]['ns'] / 2][-1] if i is not None else (([p['bytes'] for p in c['points'][:-1] if p['ns'] < c['points'][-1]['ns'] / 2] or [0])[-1] if c['points'][-1]['ns'] >= 2 * c['points'][0]['ns'] else 0))(j['mem']['latency'][1], $PLAT0(j['mem']['latency'][1]))"
 FAST="(lambda k: min(max(-(-4 * k // (1 << 20)) << 20, 64 << 20), 256 << 20))"
 G="j['mem'].get('grow', {'points': [], 'settled': False, 'disturbed': False})"
 if [ $rc -eq 0 ] && t_json "$tmp/d.json" "${TRUTH[@]}" \

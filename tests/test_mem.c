@@ -706,6 +706,9 @@ TH_TEST(mem_plateau_point_boundaries)
 		l2[5] = 63; /* below a third of 190 (63.3): not past the caches; 32 MiB's edge is 24 */
 		TH_EQ_INT(mem_plateau_point(size, l2, 8, 0), 8);
 	}
+	/* the edge below the pick: the last size under half its latency */
+	TH_EQ_INT(mem_cache_edge(size, ns, 4), 8 * M);
+	TH_EQ_INT(mem_cache_edge(size, ns, 0), 0);
 	/* an LLC floor: twice it or more; exactly twice counts */
 	TH_EQ_INT(mem_plateau_point(size, ns, 8, 8 * M), 4);
 	TH_EQ_INT(mem_plateau_point(size, ns, 8, 8 * M + 1), 5);

@@ -254,8 +254,18 @@ static unsigned pick_huge(struct mem_curve *c, void *arg)
 	struct mem_result *r = arg;
 	const struct mem_host *h = &r->host;
 
-	if (c->huge_used != MB_FALSE)
-		r->knee_bytes = mem_knee(c->size, c->ns, c->n);
+	/*
+	 * The knee: the cache edge below the plateau point (found without an LLC
+	 * floor), else the last size below half the top's latency. The top alone
+	 * moves with the translation cost (page walks at 256 MiB put a 64 MiB
+	 * point under half of it); the plateau's edge does not.
+	 */
+	if (c->huge_used != MB_FALSE) {
+		unsigned p = mem_plateau_point(c->size, c->ns, c->n, 0);
+
+		r->knee_bytes = p < c->n ? mem_cache_edge(c->size, c->ns, p) :
+			mem_knee(c->size, c->ns, c->n);
+	}
 	/* the knee names the levels where sysfs has no LLC or one more than 2x the
 	 * cache this VM sees, and the curve reaches 4x the knee (a knee near the
 	 * top is a noisy top, not a cache); --mem-strict keeps STREAM's rule */

@@ -242,6 +242,8 @@ bool mem_rep_more(unsigned done, uint64_t elapsed_ns, bool strict);
  * curve did not level off within its sizes).
  */
 unsigned mem_plateau_point(const uint64_t *size, const double *ns, unsigned n, uint64_t llc);
+/* The cache edge below point i: the last smaller size whose latency is below half of ns[i]; 0 none. */
+uint64_t mem_cache_edge(const uint64_t *size, const double *ns, unsigned i);
 /*
  * From c->round_ns[0..rounds): graded_ns (their mean), graded_u
  * (uncert_mean_ci95), and the translation cost from the graded point to the

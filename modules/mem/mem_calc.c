@@ -293,20 +293,28 @@ void mem_flag(struct mem_signs *s, const char *fmt, ...)
 	va_end(ap);
 }
 
+uint64_t mem_cache_edge(const uint64_t *size, const double *ns, unsigned i)
+{
+	uint64_t edge = 0;
+
+	for (unsigned k = 0; k < i; k++)
+		if (ns[k] < ns[i] / 2)
+			edge = size[k];
+	return edge;
+}
+
 unsigned mem_plateau_point(const uint64_t *size, const double *ns, unsigned n, uint64_t llc)
 {
 	if (n < 2 || !(ns[n - 1] > 0))
 		return n;
 	for (unsigned i = 0; i + 1 < n; i++) {
-		uint64_t edge = 0;
+		uint64_t edge;
 
 		/* past every cache level: at least a third of the top's latency */
 		if (!(ns[i] > 0) || ns[i] < ns[n - 1] / MEM_PLATEAU_TOP)
 			continue;
 		/* at least twice the cache edge: the last size below half this latency */
-		for (unsigned k = 0; k < i; k++)
-			if (ns[k] < ns[i] / 2)
-				edge = size[k];
+		edge = mem_cache_edge(size, ns, i);
 		if (!edge || size[i] < MEM_PLATEAU_EDGE * edge || size[i] < MEM_PLATEAU_EDGE * llc)
 			continue;
 		if (ns[i + 1] <= ns[i] * (1 + MEM_PLATEAU_RISE))
