@@ -6,12 +6,15 @@
  * (v2 throttled_usec, v1 throttled_time in ns), the quota and the
  * effective thread count, and the prime event's answer.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/cgroup_limits.h"
 #include "core/proc_stat.h"
+#include "core/uncert.h"
+#include "grade/grade.h"
 #include "grade/health.h"
 #include "report/report.h"
 #include "modules/cpu/cpu.h"
@@ -343,4 +346,58 @@ TH_TEST(cpu_health_throttle_under_quota)
 	TH_CHECK(t && t->state == HEALTH_PROBLEM);
 	free(rep);
 	free(h);
+}
+
+/* The cpu figures' uncertainties: the passes' own, their ratio in quadrature, one steal tick. */
+TH_TEST(cpu_collect_uncertainties)
+{
+	struct bench_report *rep = calloc(1, sizeof(*rep));
+	struct metric_set *ms = calloc(1, sizeof(*ms));
+	const struct metric *s, *m, *sc, *st;
+	struct cpu_result *r;
+
+	TH_CHECK(rep && ms);
+	if (!rep || !ms)
+		goto out;
+	r = &rep->cpu;
+	rep->outcome[MOD_cpu].status = BENCH_OK;
+	r->threads = r->multi.threads = 2;
+	r->single.threads = 1;
+	r->single.eps = mdbl_of(1000);
+	r->single.eps_u = 10;
+	r->single.nsub = 12;
+	r->multi.eps = mdbl_of(2000);
+	r->multi.eps_u = 40;
+	r->multi.nsub = 12;
+	r->single.complete = r->multi.complete = true;
+	pass_cpu_set_share(&r->single.cpu, 1, 1, 1);
+	pass_cpu_set_share(&r->multi.cpu, 2, 2, 1);
+	r->scaling = mdbl_of(2);
+	r->scaling_u = uncert_ratio(2000, 40, 1000, 10);
+	r->steal_pct = mdbl_of(1.0);
+	r->steal_ticks = 5;
+	r->total_ticks = 500;
+	grade_collect(rep, NULL, ms);
+	s = metric_get(ms, "cpu_single_eps");
+	m = metric_get(ms, "cpu_multi_eps");
+	sc = metric_get(ms, "cpu_scaling");
+	st = metric_get(ms, "cpu_steal_pct");
+	TH_CHECK(s && s->measured && s->uncert == 10 && strstr(s->uncert_from, "12 per-0.2 s"));
+	TH_CHECK(m && m->measured && m->uncert == 40);
+	/* 2 x sqrt(0.01^2 + 0.02^2) */
+	TH_CHECK(sc && sc->measured);
+	if (sc)
+		TH_NEAR(sc->uncert, 2 * sqrt(0.0001 + 0.0004), 1e-12);
+	TH_CHECK(st && st->measured);
+	if (st)
+		TH_NEAR(st->uncert, 100.0 / 500, 1e-12);
+	/* one sub-interval: no uncertainty, so the figure is shown, not graded */
+	r->single.eps_u = NAN;
+	r->single.nsub = 1;
+	grade_collect(rep, NULL, ms);
+	s = metric_get(ms, "cpu_single_eps");
+	TH_CHECK(s && s->measured && isnan(s->uncert));
+out:
+	free(ms);
+	free(rep);
 }
