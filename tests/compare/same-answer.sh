@@ -8,7 +8,9 @@
 # A flip between two named tiers is what the borderline rule must prevent;
 # a figure that moves between a tier and "between ..." is the rule at work.
 # Exits 0 once it has printed its table; prints `uptime` first and last.
-# Knobs: RUNS, VPSBENCH (binary; copied at start), ARGS (extra arguments).
+# Knobs: RUNS, VPSBENCH (binary; copied at start), ARGS (extra arguments),
+# KEEP (a directory: the runs' JSON reports are copied there as run-N.json,
+# e.g. to record fixtures).
 set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
 RUNS=${RUNS:-5}
@@ -85,5 +87,8 @@ print("metrics that changed between two named tiers: %s" % (", ".join(flips) or 
 walls = sorted(w for _, w, _ in reps)
 print("wall time: median %.1f s, max %.1f s" % (walls[len(walls) // 2], walls[-1]))
 PY
+if [ -n "${KEEP:-}" ]; then
+	mkdir -p "$KEEP" && for i in $(seq "$RUNS"); do cp "$tmp/r$i.json" "$KEEP/run-$i.json"; done
+fi
 echo "same-answer: $(uptime)"
 exit 0
