@@ -244,9 +244,9 @@ int grade_load_file(const char *path, struct grade_table *t, char *err, size_t e
 		}
 		d.higher_better = strcmp(dir->valuestring, "higher") == 0;
 		tiers = cJSON_GetObjectItemCaseSensitive(m, "tiers");
-		if (!cJSON_IsArray(tiers) || cJSON_GetArraySize(tiers) < 1 ||
+		if (!cJSON_IsArray(tiers) || cJSON_GetArraySize(tiers) == 1 ||
 		    cJSON_GetArraySize(tiers) > GRADE_MAX_TIERS) {
-			snprintf(err, errlen, "%s:%u: %s: key \"tiers\" must be an array of 1 to %d tiers",
+			snprintf(err, errlen, "%s:%u: %s: key \"tiers\" must be an array of 0 (not graded) or 2 to %d tiers",
 				 path, line_of_nth(text, mpos, "\"tiers\"", 0), d.metric, GRADE_MAX_TIERS);
 			goto out;
 		}
