@@ -367,16 +367,19 @@ static void check_guest_memory(const struct bench_report *rep, const struct hbou
 		say(c, "this guest's memory pressure: tasks stalled %.1f%% of the last 10 s%s (at or "
 		    "above %.1f%%)", s->psi_some_avg10.v, when, b->psi);
 	}
-	if (c->state != HEALTH_PROBLEM)
+	if (c->state != HEALTH_PROBLEM) {
+		/* neither sign readable: this guest's memory state is unknown, not fine */
+		if (!s->psi_some_avg10.ok && !(mem && rep->mem.signs.swapin_pages.ok))
+			not_run(c, "neither memory pressure (/proc/pressure/memory) nor swap-in during "
+				"the mem module was readable here");
 		return;
+	}
 	/* the guest's own swap and KSM, as context for the problem; not problems themselves */
 	if (s->swap_used.ok && s->swap_used.v > 0)
 		say(c, "%.0f MiB of this guest's swap in use%s", (double)s->swap_used.v / 1048576.0, when);
 	if (s->ksm_run == MB_TRUE && s->ksm_pages_sharing.ok && s->ksm_pages_sharing.v > 0)
 		say(c, "this guest's KSM merging %llu pages", (unsigned long long)s->ksm_pages_sharing.v);
 	say(c, "this guest's own memory, not a sign of the host's");
-	if (!s->psi_some_avg10.ok && !swapin)
-		not_run(c, "memory pressure not readable here (/proc/pressure/memory)");
 }
 
 static void check_mem_bandwidth(const struct bench_report *rep, const struct hbounds *b,

@@ -854,3 +854,35 @@ TH_TEST(require_unknown_metric_lists_all)
 		if (!strstr(err, grade_metric_names[i]))
 			th_fail(__FILE__, __LINE__, "error does not list %s: %s", grade_metric_names[i], err);
 }
+
+/*
+ * guest_memory: swap in use and KSM merging are this guest's own state,
+ * figures, never a problem alone; pressure at the mem_psi_avg10 bound (1%)
+ * is one, just under it is not; a balloon is a figure.
+ */
+TH_TEST(health_guest_memory_signs)
+{
+	struct bench_report *rep = machine(HEALTHY);
+	const struct health_check *c;
+
+	TH_CHECK(rep != NULL);
+	if (!rep)
+		return;
+	rep->sys.mem.signs.swap_used = mu64_of(300ull << 20);
+	rep->sys.mem.signs.ksm_run = MB_TRUE;
+	rep->sys.mem.signs.ksm_pages_sharing = mu64_of(51200);
+	rep->sys.mem.signs.psi_some_avg10 = mdbl_of(nextafter(1.0, 0));
+	assess(rep, grade_builtin_table());
+	c = find_check(&rep->health, "guest_memory");
+	TH_CHECK(c && c->state == HEALTH_PASSED);
+	TH_CHECK(find_check(&rep->health, "oversell") == NULL);
+	TH_EQ_INT(rep->health.nproblems, 0);
+	rep->sys.mem.signs.psi_some_avg10 = mdbl_of(1.0);
+	assess(rep, grade_builtin_table());
+	c = find_check(&rep->health, "guest_memory");
+	TH_CHECK(c && c->state == HEALTH_PROBLEM);
+	TH_CHECK(c && strstr(c->evidence, "this guest's memory pressure") &&
+		 strstr(c->evidence, "300 MiB of this guest's swap in use") &&
+		 strstr(c->evidence, "not a sign of the host's"));
+	free(rep);
+}
