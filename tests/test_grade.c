@@ -633,3 +633,24 @@ TH_TEST(thresholds_file_conditions_and_bad_input)
 	th_skip("built without cJSON");
 #endif
 }
+
+/*
+ * Every built-in metric's tiers carry a source (a URL and what it says, or
+ * README.md#grades and the reasoning). Skipped only while no metric has one
+ * yet (the sources are grade_table.c's data, landing beside this change).
+ */
+TH_TEST(grade_builtin_every_bound_has_a_source)
+{
+	const struct grade_table *t = grade_builtin_table();
+	unsigned with = 0;
+
+	for (unsigned i = 0; i < t->n; i++)
+		with += t->def[i].src.url[0] && t->def[i].src.says[0];
+	if (!with) {
+		th_skip("no built-in metric carries a source yet");
+		return;
+	}
+	for (unsigned i = 0; i < t->n; i++)
+		if (!t->def[i].src.url[0] || !t->def[i].src.says[0])
+			th_fail(__FILE__, __LINE__, "%s: tiers without a source", t->def[i].metric);
+}
