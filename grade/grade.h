@@ -240,7 +240,7 @@ void rules_eval(const struct grade_table *t, const struct metric_set *ms, struct
  */
 void grade_pick_weak(const struct grade_table *t, struct grade_result *out);
 
-/* The health bound called name (health_bounds.c's names); NAN when t has none. */
+/* The health bound called name: t's, else the built-in one; NAN for an unknown name. */
 double grade_health_bound(const struct grade_table *t, const char *name);
 
 /* The built-in health bounds (health_bounds.c), copied into t by grade_builtin_table. */
