@@ -250,6 +250,8 @@ const struct grade_table *grade_builtin_table(void)
 			t.n++;
 		for (unsigned i = 0; i < grade_builtin_nrules && i < GRADE_MAX_RULES; i++)
 			t.rule[t.nrules++] = grade_builtin_rules[i];
+		for (unsigned i = 0; i < grade_builtin_nhealth && i < GRADE_MAX_HEALTH; i++)
+			t.health[t.nhealth++] = grade_builtin_health[i];
 	}
 	return &t;
 }

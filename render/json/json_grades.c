@@ -32,6 +32,7 @@ void json_add_grades(cJSON *root, const struct grade_result *g)
 		cJSON_AddNumberToObject(o, "rank", x->rank);
 		cJSON_AddNumberToObject(o, "tiers", x->ntiers);
 		json_add_mdbl(o, "spread_pct", (struct mdbl){ x->spread_pct, x->spread_pct >= 0 });
+		json_add_source(o, &x->src);
 		cJSON_AddItemToArray(arr, o);
 	}
 	metrics = cJSON_AddObjectToObject(root, "metrics");
@@ -95,6 +96,7 @@ char *json_thresholds(const struct grade_table *t)
 			else
 				cJSON_AddNumberToObject(to, bkey, gt->bound);
 		}
+		json_add_source(o, &d->src);
 	}
 	arr = cJSON_AddArrayToObject(root, "rules");
 	for (unsigned i = 0; arr && i < t->nrules; i++) {
@@ -104,6 +106,22 @@ char *json_thresholds(const struct grade_table *t)
 			goto out;
 		cJSON_AddItemToArray(arr, o);
 		json_rule_fields(o, &t->rule[i]);
+	}
+	arr = cJSON_AddArrayToObject(root, "health");
+	for (unsigned i = 0; arr && i < t->nhealth; i++) {
+		const struct health_bound *b = &t->health[i];
+		cJSON *o = cJSON_CreateObject();
+
+		if (!o)
+			goto out;
+		cJSON_AddItemToArray(arr, o);
+		cJSON_AddStringToObject(o, "name", b->name);
+		cJSON_AddNumberToObject(o, "value", b->value);
+		cJSON_AddStringToObject(o, "unit", b->unit);
+		cJSON_AddStringToObject(o, "description", b->desc);
+		cJSON_AddNumberToObject(o, "min", b->min);
+		cJSON_AddNumberToObject(o, "max", b->max);
+		json_add_source(o, &b->src);
 	}
 	out = cJSON_Print(root);
 out:
