@@ -41,6 +41,13 @@ const struct metric *mark_metric(const struct grade_result *g, const char *name)
 	return metric_get(&g->metrics, name);
 }
 
+double mark_uncert(const struct grade_result *g, const struct grade *x)
+{
+	const struct metric *m = mark_metric(g, x->metric);
+
+	return m ? m->uncert : x->uncert;
+}
+
 int mark_weak_pos(const struct grade_result *g, unsigned gi)
 {
 	for (unsigned k = 0; k < g->nweak && k < GRADE_MAX_WEAK; k++)

@@ -23,6 +23,11 @@ void mark_value(char *buf, size_t n, double v, double u, const char *unit);
 void mark_tier(char *buf, size_t n, const struct grade *x);
 /* The metric behind a grade or a name (g->metrics), or NULL. */
 const struct metric *mark_metric(const struct grade_result *g, const char *name);
+/*
+ * A grade's uncertainty: its metric's (the figure's own, NAN when unknown),
+ * else the grade's copy.
+ */
+double mark_uncert(const struct grade_result *g, const struct grade *x);
 /* The position of grade index gi in g->weak[] (0 = the furthest off), or -1. */
 int mark_weak_pos(const struct grade_result *g, unsigned gi);
 /* The unit of a metric's figures (the built-in table's), "" when it has none. */

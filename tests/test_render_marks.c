@@ -86,6 +86,9 @@ static struct bench_report *marked_report(void)
 	g->weak_ln[0] = log(50.0 / 31);
 	g->weak[1] = 2;
 	g->weak_ln[1] = log(12.5 / 10);
+	/* graded with no uncertainty measured (the grade's copy left 0): "± unknown", never "± 0" */
+	add_metric(g, "cpu_steal_pct", 0.3, NAN, "");
+	add_grade(g, "cpu_steal_pct", 0.3, 0, "%", 2, "low", "low");
 	/* disturbed: measured, shown, no grade */
 	add_metric(g, "cpu_single_eps", 620, NAN, "");
 	g->metrics.m[g->metrics.n - 1].disturbed = true;
@@ -193,6 +196,8 @@ TH_TEST(render_marks_text)
 	line_after(gr, " cpu_single_eps", l, sizeof(l));
 	TH_CHECK(strstr(l, "disturbed: " DISTURBED_WHY));
 	TH_CHECK(!strstr(l, "tier"));
+	TH_CHECK(strstr(line_of(gr, " cpu_steal_pct", l, sizeof(l)), "% ± unknown"));
+	TH_CHECK(!strstr(l, "± 0"));
 	/* both weak figures marked */
 	TH_CHECK(strstr(line_after(gr, " lat_p99_ms", l, sizeof(l)), "very slow, tier 1 of 5"));
 	TH_CHECK(strstr(l, "[weak]"));
@@ -227,6 +232,7 @@ TH_TEST(render_marks_html)
 	TH_CHECK(strstr(a, "<tr class=\"disturbed\" data-metric=\"cpu_single_eps\"><td>cpu_single_eps</td>"
 			"<td class=\"n\">620 events/s ± unknown</td><td class=\"t1\">disturbed, not graded</td>"
 			"<td>disturbed: " DISTURBED_WHY "</td>"));
+	TH_CHECK(strstr(a, "<td class=\"n\">0.3 % ± unknown</td>"));
 	TH_CHECK(strstr(a, "<tr class=\"weak\" data-metric=\"lat_p99_ms\">"));
 	TH_CHECK(strstr(a, "<tr class=\"weak\" data-metric=\"seq_read_mbps\">"));
 	TH_CHECK(strstr(a, "very slow, tier 1 of 5 (5 = best) <b>weak</b>"));
@@ -332,6 +338,8 @@ TH_TEST(render_marks_json)
 	x = grade_obj(root, "seq_read_mbps");
 	TH_CHECK(x && cJSON_IsTrue(cJSON_GetObjectItem(x, "weak")));
 	TH_CHECK(grade_obj(root, "cpu_single_eps") == NULL);
+	x = grade_obj(root, "cpu_steal_pct");
+	TH_CHECK(x && cJSON_IsNull(cJSON_GetObjectItem(x, "uncertainty")));
 	/* metrics: as before, the disturbed figure is null; metrics_detail has it */
 	TH_CHECK(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "metrics"), "cpu_single_eps")));
 	TH_NEAR(num(cJSON_GetObjectItem(root, "metrics"), "seq_write_mbps"), 480, 0);

@@ -873,7 +873,7 @@ static void html_grades(FILE *f, const struct bench_report *rep)
 		html_esc(f, x->metric);
 		fputs("\"><td>", f);
 		html_esc(f, x->metric);
-		grade_value_cell(f, x->value, x->uncert, x->unit, mark_metric(g, x->metric));
+		grade_value_cell(f, x->value, mark_uncert(g, x), x->unit, mark_metric(g, x->metric));
 		mark_tier(tier, sizeof(tier), x);
 		if (x->borderline)
 			fputs("</td><td class=\"t1\">", f);

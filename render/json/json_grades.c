@@ -68,7 +68,7 @@ void json_add_grades(cJSON *root, const struct grade_result *g)
 		cJSON_AddNumberToObject(o, "rank", x->rank);
 		cJSON_AddNumberToObject(o, "tiers", x->ntiers);
 		json_add_mdbl(o, "spread_pct", (struct mdbl){ x->spread_pct, x->spread_pct >= 0 });
-		add_uncert(o, mark_metric(g, x->metric), x->uncert);
+		add_uncert(o, mark_metric(g, x->metric), mark_uncert(g, x));
 		cJSON_AddBoolToObject(o, "borderline", x->borderline);
 		json_add_str(o, "between", x->borderline ? x->between : NULL);
 		if (x->borderline)

@@ -48,7 +48,7 @@ void text_grades(FILE *f, const struct bench_report *rep, const struct render_st
 		const char *mean = x->borderline ? "borderline" : x->meaning;
 		char tier[160];
 
-		value_line(f, x->metric, x->value, x->uncert, x->unit, mark_metric(g, x->metric));
+		value_line(f, x->metric, x->value, mark_uncert(g, x), x->unit, mark_metric(g, x->metric));
 		mark_tier(tier, sizeof(tier), x);
 		fprintf(f, " %-16s %s%s%s:", "", x->borderline ? text_color(st, "\033[33m") :
 			text_tier_color(st, x->rank, x->ntiers), tier, text_color(st, "\033[0m"));
