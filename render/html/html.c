@@ -50,6 +50,7 @@ static const char css[] =
 	"th{color:var(--mute);font-weight:600}"
 	".t0{color:var(--bad);font-weight:600}.t1{color:var(--mid);font-weight:600}"
 	".t2{color:var(--ok);font-weight:600}"
+	"tr.borderline td,tr.disturbed td{font-style:italic}tr.weak td:first-child{font-weight:600}"
 	"svg{width:100%;max-width:32em;height:auto;display:block}"
 	".charts{display:flex;flex-wrap:wrap;gap:8px 16px}.charts svg{flex:1 1 20em}"
 	"svg text{fill:var(--mute);font-size:13px}"
