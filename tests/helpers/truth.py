@@ -395,8 +395,12 @@ def check_rendered(j, t, kind):
     for g in j.get("grades") or []:
         if g.get("value") is None:
             continue
-        pat = r"%s\s+([0-9.]+) %s\s+%s\b" % (g["metric"], re.escape(g.get("unit") or "x"), re.escape(g["label"]))
-        mm = find((r"^\s*" if kind == "text" else r"\b") + pat, t, kind + " grade " + g["metric"] + " " + g["label"])
+        # "480 ± 12 MB/s, from 12 per-second samples" (or "480 MB/s ± unknown"), then
+        # "ideal, tier 4 of 5" or, borderline, "between good and ideal, tiers 3-4 of 5"
+        word = g["between"] if g.get("borderline") else g["label"]
+        pat = r"%s\s+([0-9.]+)(?: ± [0-9.]+)? %s(?: ± \w+)?(?:,?\s+from [^\n]*?)?\s+%s, tiers? %d" % (
+            g["metric"], re.escape(g.get("unit") or "x"), re.escape(word), g["rank"] + 1)
+        mm = find((r"^\s*" if kind == "text" else r"\b") + pat, t, kind + " grade " + g["metric"] + " " + word)
         if mm:
             agree(mm.group(1), 1, m.get(g["metric"]), kind + " grade " + g["metric"])
 
@@ -587,8 +591,14 @@ def check_prom(j, txt):
     check_cpu_mem_prom(j, S)
     for g in j.get("grades") or []:
         if g.get("tier") and g.get("rank") is not None:
-            eq(prom_get(S, "vpsbench_grade_rank", metric=g["metric"], tier=g["tier"]), g["rank"],
+            # a borderline figure's tier label is its "between ..." text, never one tier word
+            tier = g["between"] if g.get("borderline") else g["tier"]
+            eq(prom_get(S, "vpsbench_grade_rank", metric=g["metric"], tier=tier), g["rank"],
                "prom grade rank " + g["metric"])
+            eq(prom_get(S, "vpsbench_grade_tiers", metric=g["metric"]), g["tiers"],
+               "prom grade tiers " + g["metric"])
+            eq(prom_get(S, "vpsbench_grade_borderline", metric=g["metric"]), 1 if g.get("borderline") else 0,
+               "prom grade borderline " + g["metric"])
 
 
 def check_yabs(j, y):
