@@ -454,7 +454,7 @@ static void mem_families(struct prom *p)
 			sample(p, "", m->sb.write_mibps.v * 1048576.0, "op", "write", NULL);
 	}
 	family(p, "vpsbench_mem_oversell_signs", "gauge",
-	       "oversell signs seen: balloon, KSM, swap, swap-in, memory pressure");
+	       "memory signs of this guest seen during the mem module (KSM, swap, swap-in, memory pressure): its own state, not a measure of the host");
 	sample(p, "", m->signs.nflags, NULL);
 }
 

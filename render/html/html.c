@@ -972,7 +972,7 @@ static void html_oversell(FILE *f, const struct sys_mem *m)
 	if (s->psi_some_avg10.ok)
 		snprintf(d, sizeof(d), "some %.2f%% (avg10)", s->psi_some_avg10.v);
 	oversell_none_words(none, sizeof(none), m);
-	html_oversell_flags(f, "Oversell Signs", m->flags, m->nflags, true, none);
+	html_oversell_flags(f, "Guest Memory", m->flags, m->nflags, true, none);
 	row(f, "Balloon Driver", "%s", a);
 	row(f, "KSM", "%s", b);
 	row(f, "Memory Pressure", "%s", d);
