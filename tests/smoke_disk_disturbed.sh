@@ -129,6 +129,8 @@ else
 fi
 if awk '$2 == 1 { bad = 1 } END { exit bad }' "$base/quiet.rows"; then
 	t_ok quiet_not_disturbed
+elif awk '$2 == 1' "$base/quiet.rows" | grep -q "foreign I/O on"; then
+	t_fail quiet_not_disturbed "$(awk '$2 == 1' "$base/quiet.rows" | head -2)"
 else
 	# io pressure and steal are the whole machine's: busy beside us is not our failure
 	t_skip quiet_not_disturbed "the machine was busy (io pressure or steal): $(awk '$2 == 1' "$base/quiet.rows" | head -2)"
