@@ -29,7 +29,8 @@
  * the pass's own doing: 2% of the pass's bytes (extent and bitmap updates,
  * the journal's copies of them) plus, per fdatasync(), 24 KiB (the
  * partial page written again and a journal commit of a few 4 KiB blocks:
- * the fsync pass's 2300-byte writes cost about 3 to 5 pages each on ext4).
+ * the fsync pass on a fresh ext4 (loop device, 6636 syncs) wrote 13.3 KB
+ * per sync in all, so 24 KiB is 1.8 times what ext4 needs).
  */
 #define PASS_IO_META_FRAC 0.02
 #define PASS_IO_META_PER_SYNC (24u * 1024u)
