@@ -121,6 +121,12 @@ void pass_io_decide(struct pass_io *p)
 					fw >= fr ? "written" : "read", mb(c, sizeof(c), p->own_bytes));
 		}
 	}
+	if (p->foreign_ios.ok && p->foreign_ios.v > PASS_IO_FOREIGN_MIN_IOS &&
+	    (double)p->foreign_ios.v > PASS_IO_FOREIGN_FRAC * (double)p->own_ios) {
+		p->disturbed = true;
+		add_why(p->why, sizeof(p->why), "%" PRIu64 " foreign I/O requests on %s during the "
+			"pass beside its %" PRIu64, p->foreign_ios.v, p->dev, p->own_ios);
+	}
 	if (p->io_some_pct_before.ok && p->io_some_pct_before.v > PASS_IO_SOME_MAX_PCT) {
 		p->disturbed = true;
 		add_why(p->why, sizeof(p->why), "io pressure %.0f%% (some) in the %g s before the "
@@ -260,13 +266,15 @@ void pass_io_drop(struct pass_io_snap *s)
 }
 
 void pass_io_end(const char *root, const struct pass_io_dev *d, struct pass_io_snap *s,
-		 uint64_t own_read, uint64_t own_write, uint64_t nsyncs, struct pass_io *out)
+		 uint64_t own_read, uint64_t own_write, uint64_t nsyncs, uint64_t own_ios,
+		 struct pass_io *out)
 {
 	struct pass_io_disk e;
 
 	memset(out, 0, sizeof(*out));
 	out->checked = true;
 	out->own_bytes = own_read + own_write;
+	out->own_ios = own_ios;
 	out->io_some_pct_before = s->some_pct;
 	if (d && d->known)
 		snprintf(out->dev, sizeof(out->dev), "%s", d->name);
@@ -279,6 +287,10 @@ void pass_io_end(const char *root, const struct pass_io_dev *d, struct pass_io_s
 						  pass_io_allowance(own_read, 0)));
 		out->foreign_write_bytes = mu64_of(pass_io_foreign(wr, own_write,
 						   pass_io_allowance(own_write, nsyncs)));
+		if (own_ios && e.rd_ios >= s->disk.rd_ios && e.wr_ios >= s->disk.wr_ios)
+			out->foreign_ios = mu64_of(pass_io_foreign(e.rd_ios - s->disk.rd_ios +
+					e.wr_ios - s->disk.wr_ios, own_ios,
+					(uint64_t)((double)own_ios * PASS_IO_META_FRAC)));
 	}
 	if (s->st) {
 		struct proc_stat *st = malloc(sizeof(*st));

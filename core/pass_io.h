@@ -47,6 +47,15 @@
 #define PASS_IO_FOREIGN_FRAC 0.10
 #define PASS_IO_FOREIGN_MIN_BYTES (8ull << 20)
 /*
+ * Foreign I/Os (requests completed beyond the pass's own) that disturb a
+ * pass whose own count is known (a rand pass: its 4 KiB O_DIRECT I/Os reach
+ * the device one request each): more than 10% of its own and more than
+ * 2048 (8 MiB of 4 KiB requests). A neighbour's small random I/O costs the
+ * device as much time as ours even when its bytes are few. Not used for
+ * the seq passes: the block layer splits and merges their large requests.
+ */
+#define PASS_IO_FOREIGN_MIN_IOS 2048u
+/*
  * io pressure "some" in the quiet window: above 10% of the window some
  * task of this system was waiting on I/O while vpsbench did none, so the
  * storage was busy with someone else's work when the pass began.
@@ -80,6 +89,8 @@ struct pass_io {
 	char dev[64];               /* "" = device unknown: foreign I/O not checked */
 	struct mu64 foreign_read_bytes, foreign_write_bytes; /* null: not checked */
 	uint64_t own_bytes;         /* the pass's own bytes read + written */
+	struct mu64 foreign_ios;    /* requests beyond the pass's own; null: own count unknown */
+	uint64_t own_ios;           /* the pass's own I/Os (0: unknown) */
 	struct mdbl io_some_pct_before; /* null: no /proc/pressure/io */
 	struct mdbl steal_pct;      /* null: unknown */
 	bool disturbed;
@@ -114,10 +125,12 @@ void pass_io_begin(const char *root, const struct pass_io_dev *d, struct pass_io
 /*
  * The counters right after the pass, the figures and the decision into
  * out; frees s. own_read/own_write: the pass's bytes; nsyncs: its
- * fdatasync()/fsync() calls (for the allowance).
+ * fdatasync()/fsync() calls (for the allowance); own_ios: its I/Os when
+ * each is one request to the device, else 0 (foreign requests not judged).
  */
 void pass_io_end(const char *root, const struct pass_io_dev *d, struct pass_io_snap *s,
-		 uint64_t own_read, uint64_t own_write, uint64_t nsyncs, struct pass_io *out);
+		 uint64_t own_read, uint64_t own_write, uint64_t nsyncs, uint64_t own_ios,
+		 struct pass_io *out);
 /* Frees s without a result (the pass failed). */
 void pass_io_drop(struct pass_io_snap *s);
 

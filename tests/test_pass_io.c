@@ -54,6 +54,32 @@ TH_TEST(pass_io_foreign_min_bound)
 	TH_CHECK(p.disturbed);
 }
 
+/* foreign requests: 10% of the pass's own and 2048, each at its bound clean */
+TH_TEST(pass_io_foreign_ios_bounds)
+{
+	struct pass_io p = checked(100000000, 0, 0);
+
+	p.own_ios = 100000;
+	p.foreign_ios = mu64_of(10000);
+	pass_io_decide(&p);
+	TH_CHECK(!p.disturbed);
+	p.foreign_ios = mu64_of(10001);
+	pass_io_decide(&p);
+	TH_CHECK(p.disturbed);
+	p.own_ios = 1000;
+	p.foreign_ios = mu64_of(PASS_IO_FOREIGN_MIN_IOS);
+	pass_io_decide(&p);
+	TH_CHECK(!p.disturbed);
+	p.foreign_ios = mu64_of(PASS_IO_FOREIGN_MIN_IOS + 1);
+	pass_io_decide(&p);
+	TH_CHECK(p.disturbed);
+	TH_EQ_STR(p.why, "2049 foreign I/O requests on vda during the pass beside its 1000");
+	/* not counted (a seq pass): never judged */
+	p.foreign_ios = (struct mu64){ 0, false };
+	pass_io_decide(&p);
+	TH_CHECK(!p.disturbed);
+}
+
 TH_TEST(pass_io_why_names_device_and_amounts)
 {
 	struct pass_io p = checked(80000000, 0, 412000000);

@@ -137,7 +137,7 @@ static void measure(const struct bench_ctx *ctx, struct fsync_dir_result *r, con
 	rc = stall_run(ctx, &w->sw, limit_s);
 	bench_progress_step(ctx, &step, 1);
 	if (rc == 0)
-		pass_io_end(ctx->root, &iodev, &snap, 0, w->writes * r->bs, w->syncs, &r->dist);
+		pass_io_end(ctx->root, &iodev, &snap, 0, w->writes * r->bs, w->syncs, 0, &r->dist);
 	else
 		pass_io_drop(&snap);
 	if (rc != 0) {

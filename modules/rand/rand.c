@@ -249,7 +249,7 @@ static void run_pass(const struct bench_ctx *ctx, struct rand_file *f,
 		     const struct pass_io_dev *iodev, struct rand_pass_result *res)
 {
 	struct pass_io_snap snap;
-	uint64_t own[2] = { 0, 0 };
+	uint64_t own[2] = { 0, 0 }, own_ios = 0;
 	const struct bench_plan *plan = ctx->plan;
 	struct rand_pass_spec sp = *spec;
 	unsigned jobs = sp.jobs ? sp.jobs : ctx->cpus_usable, created = 0;
@@ -351,8 +351,11 @@ static void run_pass(const struct bench_ctx *ctx, struct rand_file *f,
 		pthread_join(jv[i].tid, NULL);
 	for (unsigned i = 0; i < created; i++)
 		for (int d = 0; d < 2; d++)
-			own[d] += jv[i].bytes[d] + jv[i].ramp_bytes[d];
-	pass_io_end(ctx->root, iodev, &snap, own[RD], own[WR], 0, &res->dist);
+			own[d] += jv[i].bytes[d] + jv[i].ramp_bytes[d],
+			own_ios += jv[i].ios[d] + jv[i].ramp_ios[d];
+	/* direct I/O of at most 64 KiB: one request each (else the count is not judged) */
+	pass_io_end(ctx->root, iodev, &snap, own[RD], own[WR], 0,
+		    res->direct && sp.bs <= 65536 ? own_ios : 0, &res->dist);
 	bench_progress_step(ctx, &step, 1);
 	pthread_cond_destroy(&gate.cv);
 	pthread_mutex_destroy(&gate.mu);

@@ -481,7 +481,7 @@ static int seq_read_passes(const struct bench_ctx *ctx, struct seq_data *d,
 			pass_io_drop(&snap);
 			return rc;
 		}
-		pass_io_end(ctx->root, &r->iodev, &snap, g, 0, 0, &x->dist);
+		pass_io_end(ctx->root, &r->iodev, &snap, g, 0, 0, 0, &x->dist);
 		x->bytes = g;
 		x->seconds = t1 - t0;
 		x->mbps = x->seconds > 0 ? (double)g / x->seconds / 1e6 : 0;
@@ -808,7 +808,7 @@ static void seq_dir_pass(const struct bench_ctx *ctx, struct seq_result *res,
 		rc = seq_write_run(ctx, d, dir, direct, size, tag++, &tf, &res, &limit, stuck, err,
 				   sizeof(err));
 		if (rc == RUN_OK)
-			pass_io_end(ctx->root, &r->iodev, &snap, 0, size, 1, &res.dist);
+			pass_io_end(ctx->root, &r->iodev, &snap, 0, size, 1, 0, &res.dist);
 		else
 			pass_io_drop(&snap);
 		bench_progress_step(ctx, &step, 1);
