@@ -62,9 +62,9 @@ static void text_seq_dir(FILE *f, const struct bench_report *rep, const struct b
 	if (r->total_mbps.ok) {
 		char v[128], pm[48];
 
-		snprintf(v, sizeof(v), "%.1f MB/s%s (%.1f MiB/s), bytes / seconds", r->total_mbps.v,
-			 text_pm(pm, sizeof(pm), &rep->grade, first ? "seq_write_mbps" : "", 1, "%.1f"),
-			 r->total_mibps.v);
+		snprintf(v, sizeof(v), "%.1f MB/s (%.1f MiB/s)%s, bytes / seconds", r->total_mbps.v,
+			 r->total_mibps.v, text_pm(pm, sizeof(pm), &rep->grade,
+						   first ? "seq_write_mbps" : "", 1, "%.1f MB/s"));
 		/* grade_metrics.c grades the first directory's figures: this one */
 		fprintf(f, " %s%-22s%s: %s", text_color(st, "\033[36m"), "Sustained",
 			text_color(st, "\033[0m"), v);
@@ -81,9 +81,10 @@ static void text_seq_dir(FILE *f, const struct bench_report *rep, const struct b
 	if (r->read.mbps.ok && r->read.direct == MB_TRUE) {
 		char v[128], pm[48];
 
-		snprintf(v, sizeof(v), "%.0f MB/s%s (%.0f MiB/s) (O_DIRECT, %u passes)", r->read.mbps.v,
-			 text_pm(pm, sizeof(pm), &rep->grade, first ? "seq_read_mbps" : "", 1, "%.0f"),
-			 r->read.mibps.v, r->read.npasses);
+		snprintf(v, sizeof(v), "%.0f MB/s (%.0f MiB/s)%s (O_DIRECT, %u passes)", r->read.mbps.v,
+			 r->read.mibps.v, text_pm(pm, sizeof(pm), &rep->grade,
+						  first ? "seq_read_mbps" : "", 1, "%.0f MB/s"),
+			 r->read.npasses);
 		fprintf(f, " %s%-22s%s: %s", text_color(st, "\033[36m"), "Read",
 			text_color(st, "\033[0m"), v);
 		text_grade_tag(f, st, &rep->grade, first ? "seq_read_mbps" : "", 25 + strlen(v), 25);
