@@ -93,7 +93,7 @@ if grep -qE '^ I/O \(1st run\) +: [0-9]+ MB/s \([0-9]+ MiB/s\), flush [0-9.]+ s'
    grep -qE '^ I/O \(2nd run\) ' "$base/t.txt" &&
    grep -qE '^ Average +: [0-9]+\.[0-9] MB/s' "$base/t.txt" &&
    grep -qE '^ Spread +: min [0-9]+, max [0-9]+ MB/s, CoV [0-9.]+%' "$base/t.txt" &&
-   grep -qE '^ Read +: [0-9]+ MB/s \([0-9]+ MiB/s\)( ± [0-9]+ MB/s)? \(O_DIRECT, 3 passes\)' "$base/t.txt" &&
+   grep -qE '^ Read +: [0-9]+ MB/s \([0-9]+ MiB/s\)( ± [0-9]+)? \(O_DIRECT, 3 passes\)' "$base/t.txt" &&
    grep -qE '^ Device +: .+ on /' "$base/t.txt"; then
 	t_ok text_layout; else t_fail text_layout "$(grep -A12 Sequential "$base/t.txt")"; fi
 long=$(sed -n '/Sequential I\/O/,/Data generator/p' "$base/t.txt" | awk 'length > 80' | grep -v -- "$d" | head -3)

@@ -64,7 +64,7 @@ static void text_seq_dir(FILE *f, const struct bench_report *rep, const struct b
 
 		snprintf(v, sizeof(v), "%.1f MB/s (%.1f MiB/s)%s, bytes / seconds", r->total_mbps.v,
 			 r->total_mibps.v, text_pm(pm, sizeof(pm), &rep->grade,
-						   first ? "seq_write_mbps" : "", 1, "%.1f MB/s"));
+						   first ? "seq_write_mbps" : "", 1, "%.0f"));
 		/* grade_metrics.c grades the first directory's figures: this one */
 		fprintf(f, " %s%-22s%s: %s", text_color(st, "\033[36m"), "Sustained",
 			text_color(st, "\033[0m"), v);
@@ -83,7 +83,7 @@ static void text_seq_dir(FILE *f, const struct bench_report *rep, const struct b
 
 		snprintf(v, sizeof(v), "%.0f MB/s (%.0f MiB/s)%s (O_DIRECT, %u passes)", r->read.mbps.v,
 			 r->read.mibps.v, text_pm(pm, sizeof(pm), &rep->grade,
-						  first ? "seq_read_mbps" : "", 1, "%.0f MB/s"),
+						  first ? "seq_read_mbps" : "", 1, "%.0f"),
 			 r->read.npasses);
 		fprintf(f, " %s%-22s%s: %s", text_color(st, "\033[36m"), "Read",
 			text_color(st, "\033[0m"), v);
