@@ -79,13 +79,21 @@ printf '{"metrics": [\n  {"metric": "rand_iops",\n   "direction": "sideways", "t
 d=$(mktemp -d "$tmp/dir.XXXX")
 run_gate() { "$VPSBENCH" --quiet --only seq --seq-size 64M --seq-runs 1 --dir "$d" --json --require "$1" > "$tmp/g.json" 2> "$tmp/g.err"; }
 run_gate 'seq_write_mbps>=0.001'; rc=$?
-[ $rc -eq 0 ] && python3 -c '
+# a pass disturbed by the machine's other I/O fails any --require on it
+# (README "Disturbed disk passes"): that is the rule, not a product fault
+if [ $rc -eq 3 ] && python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["requirements"][0]["reason"].startswith("disturbed")' "$tmp/g.json" 2>/dev/null; then
+	t_skip gate_pass_exit0 "the seq pass was disturbed (machine busy): $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["requirements"][0]["reason"])' "$tmp/g.json")"
+elif [ $rc -eq 0 ] && python3 -c '
 import json,sys; r=json.load(open(sys.argv[1])); q=r["requirements"][0]
 assert q["passed"] and q["value"] > 0, q
 assert r["metrics"]["seq_write_mbps"] == q["value"]
 # graded when its uncertainty is known (the borderline rule), always with a tier name
 assert all(g["tier"] for g in r["grades"] if g["metric"] == "seq_write_mbps")
-assert r["verdict"]["text"].startswith("health: ") and r["health"]["checks"]' "$tmp/g.json" && t_ok gate_pass_exit0 || t_fail gate_pass_exit0 "rc=$rc $(head -c 300 "$tmp/g.err")"
+assert r["verdict"]["text"].startswith("health: ") and r["health"]["checks"]' "$tmp/g.json"; then
+	t_ok gate_pass_exit0
+else
+	t_fail gate_pass_exit0 "rc=$rc $(head -c 300 "$tmp/g.err")"
+fi
 run_gate 'seq_write_mbps>=1e12'; rc=$?
 [ $rc -eq 3 ] && python3 -c '
 import json,sys; r=json.load(open(sys.argv[1])); q=r["requirements"][0]

@@ -70,12 +70,14 @@ void text_grade_tag(FILE *f, const struct render_style *st, const struct grade_r
 		else
 			fprintf(f, " %s", mean);
 	} else if (m && m->measured && m->disturbed) {
-		if (used + 2 + strlen("disturbed: ") + strlen(m->why_not) > 79)
+		/* the why is long: the Grades section (and a disk pass's own line) says it */
+		static const char tag[] = "disturbed: not graded (why: Grades)";
+
+		if (used + 2 + strlen(tag) > 79)
 			fprintf(f, "\n%*s", (int)indent, "");
 		else
 			fputs("  ", f);
-		fprintf(f, "%sdisturbed: %s%s", text_color(st, "\033[33m"), m->why_not,
-			text_color(st, "\033[0m"));
+		fprintf(f, "%s%s%s", text_color(st, "\033[33m"), tag, text_color(st, "\033[0m"));
 	}
 	fputc('\n', f);
 }
