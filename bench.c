@@ -502,7 +502,7 @@ int main(int argc, char **argv)
 	grade_apply(&table, &metrics, &rep.grade);
 	grade_warn(&rep);
 	require_eval(reqs, nreq, &metrics, &rep.grade);
-	health_assess(&rep, &rep.health);
+	health_assess(&rep, &table, &rep.health);
 	verdict_build(&rep.grade, &rep.health);
 
 	/* A closed stdout (SIGPIPE) must not kill us before --output is written. */

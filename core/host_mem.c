@@ -70,9 +70,7 @@ unsigned host_mem_flags(const struct host_mem_signs *s, bool with_psi,
 {
 	unsigned n = 0;
 
-	if (s->balloon == MB_TRUE && n < max)
-		snprintf(flags[n++], HOST_MEM_FLAG_LEN,
-			 "virtio_balloon loaded: the host can take memory back");
+	/* a loaded balloon driver is a figure (most KVM images load it), never a sign: not here */
 	if (s->ksm_run == MB_TRUE && n < max && s->ksm_pages_sharing.ok)
 		snprintf(flags[n++], HOST_MEM_FLAG_LEN,
 			 "KSM active: %llu pages shared (memory deduplicated)",

@@ -27,8 +27,9 @@ struct host_mem_signs {
 void host_mem_read(const char *root, struct host_mem_signs *s);
 
 /*
- * The snapshot's signs in words, in this order: balloon, KSM, swap in use,
- * and (with_psi) memory pressure at or above HOST_MEM_PSI_FLAG_AVG10.
+ * The snapshot's signs in words, in this order: KSM, swap in use, and
+ * (with_psi) memory pressure at or above HOST_MEM_PSI_FLAG_AVG10. The
+ * balloon driver is a figure (s->balloon), not a sign: most KVM images load it.
  * Writes at most max lines; returns how many.
  */
 unsigned host_mem_flags(const struct host_mem_signs *s, bool with_psi,

@@ -112,3 +112,46 @@ uint64_t lat_hist_percentile(const struct lat_hist *h, double p)
 	/* Buckets hold fewer samples than st.n: report the highest one. */
 	return seen ? lat_plat_idx_to_val(last) : 0;
 }
+
+uint64_t lat_bins_at_rank(const uint64_t *bins, uint64_t rank)
+{
+	uint64_t sum = 0;
+
+	if (rank == 0)
+		return 0;
+	for (unsigned i = 0; i < LAT_PLAT_NR; i++) {
+		sum += bins[i];
+		if (bins[i] && sum >= rank)
+			return lat_plat_idx_to_val(i);
+	}
+	return 0;
+}
+
+double lat_bins_pct_uncert(const uint64_t *bins, uint64_t n, double p, uint64_t v,
+			   uint64_t *lo_rank, uint64_t *hi_rank)
+{
+	double q = p / 100.0, c, h, lo, hi, dl, dh;
+	uint64_t rl, rh;
+
+	if (n == 0 || !(q > 0 && q < 1))
+		return NAN;
+	c = (double)n * q;
+	h = 1.96 * sqrt((double)n * q * (1.0 - q));
+	lo = floor(c - h);
+	hi = ceil(c + h);
+	rl = lo < 1 ? 1 : (uint64_t)lo;
+	rh = (uint64_t)hi;
+	if (lo_rank)
+		*lo_rank = rl;
+	if (hi_rank)
+		*hi_rank = rh;
+	if (rh > n)
+		return INFINITY;
+	dl = (double)v - (double)lat_bins_at_rank(bins, rl);
+	dh = (double)lat_bins_at_rank(bins, rh) - (double)v;
+	if (dl < 0)
+		dl = -dl;
+	if (dh < 0)
+		dh = -dh;
+	return dl > dh ? dl : dh;
+}

@@ -119,4 +119,22 @@ double lat_stat_stddev(const struct lat_stat *s);
  */
 uint64_t lat_hist_percentile(const struct lat_hist *h, double p);
 
+/*
+ * The representative value (ns) of the rank-th smallest sample (1-based)
+ * of a plat histogram bins[LAT_PLAT_NR]; 0 when rank is 0 or past the
+ * samples the bins hold.
+ */
+uint64_t lat_bins_at_rank(const uint64_t *bins, uint64_t rank);
+
+/*
+ * The 95% half-width (ns) of a percentile value v (p in %, v as reported)
+ * of n samples: the order-statistic interval, ranks n*p/100 -/+ 1.96 x
+ * sqrt(n p/100 (1 - p/100)) rounded outward, and the larger distance from
+ * v to the values at those ranks. INFINITY when the upper rank is past n
+ * (too few samples for that percentile), NAN when n is 0. *lo_rank and
+ * *hi_rank (may be NULL) get the ranks.
+ */
+double lat_bins_pct_uncert(const uint64_t *bins, uint64_t n, double p, uint64_t v,
+			   uint64_t *lo_rank, uint64_t *hi_rank);
+
 #endif

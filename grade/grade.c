@@ -54,6 +54,42 @@ const struct metric *metric_get(const struct metric_set *ms, const char *name)
 	return NULL;
 }
 
+/* Appends "; why" (or why alone) to m's why_not, cut to fit. */
+static void why_append(struct metric *m, const char *why)
+{
+	size_t u = strlen(m->why_not);
+
+	if (u + 3 >= sizeof(m->why_not))
+		return;
+	snprintf(m->why_not + u, sizeof(m->why_not) - u, "%s%s", u ? "; " : "", why);
+}
+
+/*
+ * The borderline rule (README "Grades"): the value v with its 95%
+ * half-width u is graded only when no tier bound b lies strictly inside
+ * (v - u, v + u), that is |v - b| < u. The edge: a value exactly u away
+ * from a bound (|v - b| == u) is clear and takes the tier of v; with u == 0
+ * nothing is borderline. Otherwise lo and hi are the worst and best tiers the
+ * interval reaches and the function returns true.
+ */
+static bool straddles(const struct grade_def *d, double v, double u, unsigned *lo, unsigned *hi)
+{
+	unsigned k = grade_tier_of(d, v);
+
+	*lo = *hi = k;
+	for (unsigned i = 1; i < d->ntiers; i++) {
+		const struct grade_tier *t = &d->tiers[i];
+
+		if (t->open || !(fabs(v - t->bound) < u))
+			continue;
+		if (i - 1 < *lo)
+			*lo = i - 1;
+		if (i > *hi)
+			*hi = i;
+	}
+	return *lo != *hi;
+}
+
 void grade_apply(const struct grade_table *t, const struct metric_set *ms, struct grade_result *out)
 {
 	out->graded = true;
@@ -63,27 +99,46 @@ void grade_apply(const struct grade_table *t, const struct metric_set *ms, struc
 		const struct metric *m = &ms->m[i];
 		const struct grade_def *d = grade_find(t, m->name);
 		struct grade *g;
-		unsigned k;
+		unsigned k, lo, hi;
+		bool border;
 
 		if (!d || !m->measured || !isfinite(m->value) || d->ntiers == 0)
 			continue;
-		k = grade_tier_of(d, m->value);
+		if (m->disturbed)
+			continue; /* shown with what disturbed it (why_not), never graded */
+		if (isnan(m->uncert) || m->uncert < 0) {
+			why_append(&out->metrics.m[i], "its uncertainty was not measured");
+			continue;
+		}
+		if (!isfinite(m->uncert)) {
+			why_append(&out->metrics.m[i], "its uncertainty is unbounded (too few samples)");
+			continue;
+		}
+		border = straddles(d, m->value, m->uncert, &lo, &hi);
+		k = border ? lo : grade_tier_of(d, m->value);
 		g = &out->g[out->n];
 		memset(g, 0, sizeof(*g));
 		snprintf(g->metric, sizeof(g->metric), "%s", d->metric);
 		snprintf(g->unit, sizeof(g->unit), "%s", d->unit);
-		snprintf(g->tier, sizeof(g->tier), "%s", d->tiers[k].tier);
+		snprintf(g->tier, sizeof(g->tier), "%s", border ? "borderline" : d->tiers[k].tier);
 		snprintf(g->label, sizeof(g->label), "%s", d->tiers[k].label);
 		snprintf(g->meaning, sizeof(g->meaning), "%s", d->tiers[k].meaning);
 		g->value = m->value;
 		g->rank = k;
+		g->rank_hi = border ? hi : k;
+		g->borderline = border;
+		if (border)
+			snprintf(g->between, sizeof(g->between), "between %s and %s", d->tiers[lo].label,
+				 d->tiers[hi].label);
 		g->ntiers = d->ntiers;
 		g->bound_next = d->ntiers > 1 ? d->tiers[1].bound : NAN;
 		g->higher_better = d->higher_better;
 		g->spread_pct = m->spread_pct;
+		g->uncert = m->uncert;
+		g->src = d->src;
 		out->n++;
 	}
-	out->weakest = grade_pick_weak(out, &out->weakest_short_pct);
+	grade_pick_weak(t, out);
 	rules_eval(t, ms, out);
 }
 
@@ -268,6 +323,13 @@ void require_eval(const struct requirement *reqs, unsigned n, const struct metri
 			rr->passed = false;
 			snprintf(rr->reason, sizeof(rr->reason), "not measured: %s",
 				 m && m->why_not[0] ? m->why_not : "its test did not run");
+		} else if (m->disturbed) {
+			/* measured and shown, but not a figure to gate on */
+			rr->passed = false;
+			rr->measured = true;
+			rr->value = m->value;
+			snprintf(rr->reason, sizeof(rr->reason), "disturbed: %s",
+				 m->why_not[0] ? m->why_not : "its pass was disturbed");
 		} else {
 			rr->measured = true;
 			rr->value = m->value;

@@ -68,17 +68,23 @@ struct health_bound {
 enum grade_op { REQ_GE, REQ_GT, REQ_LE, REQ_LT };
 
 /*
- * A fit-for rule: "fit for etcd when fsync_p99_ms < 10". Data, like the
- * tiers, and every rule carries the public source of its number.
+ * A fit-for rule: "fit for database when lat_p99_ms < 10 and fsync_p99_ms
+ * < 10". Data, like the tiers: up to GRADE_MAX_COND conditions, all of
+ * which must hold, and the public source of the numbers (src).
  */
-struct grade_rule {
-	char rule[32];       /* machine name: "etcd" */
-	char for_what[96];   /* "etcd and other write-ahead logs" */
+#define GRADE_MAX_COND 3
+struct grade_cond {
 	char metric[32];
 	enum grade_op op;
 	double bound;
-	char source_url[160];
-	char source_says[256]; /* what the source says, in a line */
+};
+
+struct grade_rule {
+	char rule[32];       /* machine name: "etcd" */
+	char for_what[96];   /* "etcd and other write-ahead logs" */
+	unsigned ncond;      /* 1..GRADE_MAX_COND */
+	struct grade_cond cond[GRADE_MAX_COND];
+	struct grade_source src; /* where the bounds come from, and what vpsbench applies them to */
 };
 
 struct grade_table {
@@ -143,6 +149,7 @@ struct grade {
 	bool borderline;
 	unsigned rank_hi;    /* borderline: the best tier the interval reaches */
 	char between[80];
+	struct grade_source src; /* the definition's source, for the report */
 };
 
 struct requirement {
@@ -162,23 +169,27 @@ struct require_result {
 
 enum fit_answer { FIT_UNKNOWN = 0, FIT_YES, FIT_NO };
 
-/* One rule's answer: yes/no from a measured figure, else unknown and why. */
+/*
+ * One rule's answer: yes/no when every condition's figure was measured and
+ * not disturbed, else unknown and why ("not measured: ...", "not answered:
+ * disturbed (...)").
+ */
 struct fit_result {
 	struct grade_rule rule;
 	enum fit_answer answer;
-	bool asked;          /* the metric's module was asked for: the verdict names the answer */
-	bool measured;
-	double value;
-	bool low_confidence;
-	char why[320];       /* "fsync_p99_ms 3.21, needs < 10" or "not measured: ..." */
+	bool asked;          /* a condition's module was asked for: the verdict names the answer */
+	bool measured;       /* every condition's figure measured */
+	double value;        /* the first condition's figure (NAN unknown) */
+	double values[GRADE_MAX_COND]; /* each condition's figure (NAN unknown) */
+	bool disturbed;      /* a condition's figure was disturbed: not answered */
+	bool low_confidence; /* a condition's figure is low-confidence */
+	char why[320];       /* "lat_p99_ms 0.41 < 10, fsync_p99_ms 3.21 < 10" or "not measured: ..." */
 };
 
 struct grade_result {
 	bool graded;
 	unsigned n;
 	struct grade g[GRADE_MAX_METRICS];
-	int weakest;                 /* OLD (goes with issue #39): weak[0] or -1 */
-	double weakest_short_pct;    /* OLD (goes with issue #39) */
 	/*
 	 * Every figure robustly in its metric's worst tier (not borderline, not
 	 * disturbed, not a health figure), furthest off first by |ln(value /
@@ -189,7 +200,7 @@ struct grade_result {
 	double weak_ln[GRADE_MAX_WEAK];
 	unsigned nfit;
 	struct fit_result fit[GRADE_MAX_RULES];
-	char verdict[512];
+	char verdict[2048];  /* every weak figure with its meaning fits */
 	unsigned nreq;
 	struct require_result req[REQUIRE_MAX];
 	bool requirements_failed;
@@ -223,8 +234,18 @@ extern const unsigned grade_builtin_nrules;
 /* Answers t's rules against ms into out->fit. */
 void rules_eval(const struct grade_table *t, const struct metric_set *ms, struct grade_result *out);
 
-/* The one weak resource among out's grades (-1 none) and its shortfall. */
-int grade_pick_weak(const struct grade_result *out, double *short_pct);
+/*
+ * Fills out->nweak/weak[]/weak_ln[] from out's grades: every figure
+ * robustly in its worst tier (grade_weak.c).
+ */
+void grade_pick_weak(const struct grade_table *t, struct grade_result *out);
+
+/* The health bound called name: t's, else the built-in one; NAN for an unknown name. */
+double grade_health_bound(const struct grade_table *t, const char *name);
+
+/* The built-in health bounds (health_bounds.c), copied into t by grade_builtin_table. */
+extern const struct health_bound grade_builtin_health[];
+extern const unsigned grade_builtin_nhealth;
 
 /* Whether name is a documented metric (grade_metric_names). */
 bool grade_known_metric(const char *name);

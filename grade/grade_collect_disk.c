@@ -12,7 +12,45 @@
 #include "core/lat_hist.h"
 #include "core/plan.h"
 #include "core/tail_ratio.h"
+#include "core/uncert.h"
 #include "report/report.h"
+
+/* Marks m (measured, value kept) disturbed: why_not = "<what>: <what was seen>". */
+static void mark_disturbed(struct metric *m, const char *what, const struct pass_io *d)
+{
+	char buf[320];
+
+	if (!m || !m->measured || m->disturbed || !d->disturbed)
+		return;
+	m->disturbed = true;
+	snprintf(buf, sizeof(buf), "%s%s%s", what, what[0] ? ": " : "", d->why);
+	collect_set_why(m, buf); /* cut to fit */
+}
+
+static void set_uncert(struct metric *m, double u, const char *fmt, unsigned n)
+{
+	if (!m || !m->measured)
+		return;
+	m->uncert = u;
+	snprintf(m->uncert_from, sizeof(m->uncert_from), fmt, n);
+}
+
+/*
+ * The uncertainty of a bytes-over-seconds figure from n per-run (or
+ * per-pass) rates: the 95% CI of the rates' mean, scaled by figure / mean
+ * (the figure weighs a long run more than the mean does, its relative
+ * spread is the same). NAN with fewer than 2 rates.
+ */
+static double rate_uncert(const double *rate, unsigned n, double figure)
+{
+	double sum = 0, u = uncert_mean_ci95(rate, n);
+
+	for (unsigned i = 0; i < n; i++)
+		sum += rate[i];
+	if (!isfinite(u) || n == 0 || sum <= 0)
+		return u;
+	return u * figure / (sum / n);
+}
 
 void collect_seq(const struct bench_report *rep, struct metric_set *ms)
 {
@@ -37,16 +75,41 @@ void collect_seq(const struct bench_report *rep, struct metric_set *ms)
 		return;
 	}
 	/* bytes over seconds of all runs, not the mean of their rates (README) */
-	if (d->total_mbps.ok)
+	if (d->total_mbps.ok) {
+		double rate[SEQ_MAX_RUNS];
+		char what[32];
+
 		collect_set_value(w, d->total_mbps.v, d->cov.ok ? d->cov.v * 100.0 : -1);
-	else
+		for (unsigned i = 0; i < d->nruns; i++)
+			rate[i] = d->runs[i].mbps;
+		set_uncert(w, rate_uncert(rate, d->nruns, d->total_mbps.v), "%u write runs", d->nruns);
+		for (unsigned i = 0; i < d->nruns; i++)
+			if (d->runs[i].dist.disturbed) {
+				snprintf(what, sizeof(what), "write run %u", i + 1);
+				mark_disturbed(w, what, &d->runs[i].dist);
+			}
+	} else {
 		collect_set_why(w, "no complete write run");
-	if (!d->read.mbps.ok)
+	}
+	if (!d->read.mbps.ok) {
 		collect_set_why(r, d->read.reason[0] ? d->read.reason : "the read pass did not run");
-	else if (d->read.direct != MB_TRUE)
+	} else if (d->read.direct != MB_TRUE) {
 		collect_set_why(r, "buffered read (O_DIRECT refused): not graded as a disk figure");
-	else
+	} else {
+		double rate[SEQ_READ_PASSES];
+		char what[32];
+
 		collect_set_value(r, d->read.mbps.v, -1);
+		for (unsigned i = 0; i < d->read.npasses; i++)
+			rate[i] = d->read.passes[i].mbps;
+		set_uncert(r, rate_uncert(rate, d->read.npasses, d->read.mbps.v), "%u read passes",
+			   d->read.npasses);
+		for (unsigned i = 0; i < d->read.npasses; i++)
+			if (d->read.passes[i].dist.disturbed) {
+				snprintf(what, sizeof(what), "read pass %u", i + 1);
+				mark_disturbed(r, what, &d->read.passes[i].dist);
+			}
+	}
 }
 
 static int pct_index(double p)
@@ -109,14 +172,21 @@ static const char *pass_unusable(const struct rand_pass_result *p, char *buf, si
 	return NULL;
 }
 
-/* Per-second total IOPS of a pass: CoV in % and last-third / first-third ratio. */
-static void timeline_stats(const struct rand_pass_result *p, double *cov_pct, double *tail)
+/*
+ * Per-second total IOPS of a pass: CoV in % and last-third / first-third
+ * ratio, with their 95% half-widths, and the CI of the mean of the
+ * per-second totals (*u_iops) over *nsec whole seconds.
+ */
+static void timeline_stats(const struct rand_pass_result *p, double *cov_pct, double *tail,
+			   double *u_cov, double *u_tail, double *u_iops, unsigned *nsec)
 {
 	unsigned n = 0;
 	double v[RAND_TL_MAX], sum = 0, var = 0;
 
 	*cov_pct = NAN;
 	*tail = NAN;
+	*u_cov = *u_tail = *u_iops = NAN;
+	*nsec = 0;
 	for (int d = 0; d < 2; d++)
 		if (p->dir_res[d].present && p->dir_res[d].ntimeline > n)
 			n = p->dir_res[d].ntimeline;
@@ -129,12 +199,68 @@ static void timeline_stats(const struct rand_pass_result *p, double *cov_pct, do
 				v[i] += p->dir_res[d].timeline[i];
 		sum += v[i];
 	}
+	*nsec = n;
+	if (n >= 2)
+		*u_iops = uncert_mean_ci95(v, n);
 	if (n < 3 || sum <= 0)
 		return;
 	for (unsigned i = 0; i < n; i++)
 		var += (v[i] - sum / n) * (v[i] - sum / n);
 	*cov_pct = sqrt(var / (n - 1)) / (sum / n) * 100.0;
+	/*
+	 * The sample CoV's standard error is about CoV / sqrt(2 (n - 1)) (normal
+	 * samples); x 1.96 for the 95% half-width every figure carries.
+	 */
+	*u_cov = 1.96 * *cov_pct / sqrt(2.0 * (n - 1));
 	*tail = tail_ratio(v, n);
+	if (isfinite(*tail)) {
+		unsigned t = n / 3;
+		double a = 0, b = 0;
+
+		for (unsigned i = 0; i < t; i++) {
+			a += v[n - t + i];
+			b += v[i];
+		}
+		/* last-third mean over first-third mean, each with its own CI (NAN below 2 s each) */
+		*u_tail = uncert_ratio(a / t, uncert_mean_ci95(v + n - t, t), b / t,
+				       uncert_mean_ci95(v, t));
+	}
+}
+
+/* The CI of the mean of one direction's per-second I/O counts. */
+static double dir_iops_uncert(const struct rand_dir_result *r, unsigned *n)
+{
+	double v[RAND_TL_MAX];
+
+	*n = r->ntimeline < RAND_TL_MAX ? r->ntimeline : RAND_TL_MAX;
+	if (*n < 2)
+		return NAN;
+	for (unsigned i = 0; i < *n; i++)
+		v[i] = r->timeline[i];
+	return uncert_mean_ci95(v, *n);
+}
+
+/*
+ * A latency percentile (ms) from a plat histogram, with its order-statistic
+ * interval; too few samples for it: INFINITY and low confidence.
+ */
+static void pct_metric(struct metric *m, const uint64_t *bins, uint64_t n, double p, uint64_t v,
+		       const char *what)
+{
+	double u;
+
+	collect_set_value(m, (double)v / 1e6, -1);
+	if (!m || !m->measured)
+		return;
+	u = lat_bins_pct_uncert(bins, n, p, v, NULL, NULL);
+	m->uncert = isfinite(u) ? u / 1e6 : u;
+	snprintf(m->uncert_from, sizeof(m->uncert_from), "order statistics of %llu %s",
+		 (unsigned long long)n, what);
+	if (isinf(u)) {
+		m->low_confidence = true;
+		snprintf(m->caveat, sizeof(m->caveat), "%llu %s, too few for a p%g",
+			 (unsigned long long)n, what, p);
+	}
 }
 
 void collect_rand(const struct bench_report *rep, struct metric_set *ms)
@@ -170,28 +296,52 @@ void collect_rand(const struct bench_report *rep, struct metric_set *ms)
 		collect_set_why(cov, w);
 		collect_set_why(tail, w);
 	} else {
-		double c, t;
+		double c, t, uc, ut, ui;
+		unsigned ns, nd;
 		const struct rand_dir_result *r = &mp->dir_res[0], *w = &mp->dir_res[1];
 
-		timeline_stats(mp, &c, &t);
+		timeline_stats(mp, &c, &t, &uc, &ut, &ui, &ns);
 		collect_set_value(iops, (r->present ? r->iops : 0) + (w->present ? w->iops : 0),
 			  isfinite(c) ? c : -1);
-		if (r->present)
+		set_uncert(iops, ui, "%u per-second samples", ns);
+		if (r->present) {
 			collect_set_value(ri, r->iops, isfinite(c) ? c : -1);
-		else
+			double u = dir_iops_uncert(r, &nd);
+
+			set_uncert(ri, u, "%u per-second samples", nd);
+		} else {
 			collect_set_why(ri, "the main pass does no reads");
-		if (w->present)
+		}
+		if (w->present) {
 			collect_set_value(wi, w->iops, isfinite(c) ? c : -1);
-		else
+			double u = dir_iops_uncert(w, &nd);
+
+			set_uncert(wi, u, "%u per-second samples", nd);
+		} else {
 			collect_set_why(wi, "the main pass does no writes");
-		if (isfinite(c))
+		}
+		if (isfinite(c)) {
 			collect_set_value(cov, c, -1);
-		else
+			set_uncert(cov, uc, "%u per-second samples", ns);
+		} else {
 			collect_set_why(cov, "fewer than 3 whole seconds in the timeline");
-		if (isfinite(t))
+		}
+		if (isfinite(t)) {
 			collect_set_value(tail, t, -1);
-		else
+			set_uncert(tail, ut, "thirds of %u per-second samples", ns);
+		} else {
 			collect_set_why(tail, "fewer than 3 whole seconds in the timeline");
+		}
+		if (mp->dist.disturbed) {
+			char what[48];
+
+			snprintf(what, sizeof(what), "pass %s", mp->name);
+			mark_disturbed(iops, what, &mp->dist);
+			mark_disturbed(ri, what, &mp->dist);
+			mark_disturbed(wi, what, &mp->dist);
+			mark_disturbed(cov, what, &mp->dist);
+			mark_disturbed(tail, what, &mp->dist);
+		}
 	}
 	lp = lat_pass(&rep->rand);
 	if (!lp || pass_unusable(lp, why, sizeof(why)) || !lp->dir_res[0].total_ios) {
@@ -201,8 +351,17 @@ void collect_rand(const struct bench_report *rep, struct metric_set *ms)
 		collect_set_why(p50, w);
 		collect_set_why(p99, w);
 	} else {
-		collect_set_value(p50, (double)lp->dir_res[0].clat_pct[i50] / 1e6, -1);
-		collect_set_value(p99, (double)lp->dir_res[0].clat_pct[i99] / 1e6, -1);
+		const struct rand_dir_result *r = &lp->dir_res[0];
+
+		pct_metric(p50, r->clat_bins, r->clat.n, 50.0, r->clat_pct[i50], "reads");
+		pct_metric(p99, r->clat_bins, r->clat.n, 99.0, r->clat_pct[i99], "reads");
+		if (lp->dist.disturbed) {
+			char what[48];
+
+			snprintf(what, sizeof(what), "pass %s", lp->name);
+			mark_disturbed(p50, what, &lp->dist);
+			mark_disturbed(p99, what, &lp->dist);
+		}
 	}
 }
 
@@ -231,9 +390,11 @@ void collect_fsync(const struct bench_report *rep, struct metric_set *ms)
 	} else if (d->sync.n == 0) {
 		snprintf(why, sizeof(why), "no fdatasync() completed");
 	} else {
-		collect_set_value(p50, (double)d->sync.pct[i50] / 1e6, -1);
-		collect_set_value(p99, (double)d->sync.pct[i99] / 1e6, -1);
-		if (p99 && d->p99_low_confidence) {
+		pct_metric(p50, d->sync.bins, d->sync.n, 50.0, d->sync.pct[i50], "syncs");
+		pct_metric(p99, d->sync.bins, d->sync.n, 99.0, d->sync.pct[i99], "syncs");
+		mark_disturbed(p50, "fsync pass", &d->dist);
+		mark_disturbed(p99, "fsync pass", &d->dist);
+		if (p99 && d->p99_low_confidence && !p99->low_confidence) {
 			/* shown beside any rule answer built on it (the etcd rule) */
 			p99->low_confidence = true;
 			snprintf(p99->caveat, sizeof(p99->caveat), "%llu syncs sampled, fewer than %u",

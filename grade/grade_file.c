@@ -1,7 +1,9 @@
 /*
  * grade_file.c — --thresholds FILE: JSON of the same shape as
- * --dump-thresholds prints: "metrics" (tiers) and "rules" (fit-for rules,
- * each with its public source). Errors name the file, line and key.
+ * --dump-thresholds prints: "metrics" (tiers, each metric with the source
+ * of its bounds), "rules" (fit-for rules: conditions and their source) and
+ * "health" (health bounds moved within their range, with their source).
+ * Errors are one line naming the file, line and key.
  */
 #include <errno.h>
 #include <math.h>
@@ -94,14 +96,61 @@ static int copy_str(cJSON *o, const char *key, char *dst, size_t n, bool require
 	return 0;
 }
 
-/* One rules[] entry into r; -1 with "FILE:LINE: rules[i] NAME: key ..." in err. */
+/*
+ * A "source" object {"url", "says"} of o into src: 0, or -1 when it is
+ * absent, not an object, or either string is empty or too long.
+ */
+static int load_source(cJSON *o, struct grade_source *src)
+{
+	cJSON *j = cJSON_GetObjectItemCaseSensitive(o, "source");
+
+	memset(src, 0, sizeof(*src));
+	if (!cJSON_IsObject(j) || copy_str(j, "url", src->url, sizeof(src->url), true) < 0 ||
+	    copy_str(j, "says", src->says, sizeof(src->says), true) < 0 || !src->url[0] ||
+	    !src->says[0])
+		return -1;
+	return 0;
+}
+
+/* One condition {"metric", "op", "value"} of j into c; -1 with the bad key and why. */
+static int load_cond(cJSON *j, struct grade_cond *c, const char **bad, const char **why)
+{
+	cJSON *op = cJSON_GetObjectItemCaseSensitive(j, "op");
+	cJSON *val = cJSON_GetObjectItemCaseSensitive(j, "value");
+
+	memset(c, 0, sizeof(*c));
+	if (copy_str(j, "metric", c->metric, sizeof(c->metric), true) < 0) {
+		*bad = "metric";
+		*why = "must be a metric name string";
+	} else if (!grade_known_metric(c->metric)) {
+		*bad = "metric";
+		*why = "unknown metric (vpsbench --help lists them)";
+	} else if (!cJSON_IsString(op) || grade_op_parse(op->valuestring, &c->op) < 0) {
+		*bad = "op";
+		*why = "unknown operator: must be \">=\", \">\", \"<=\" or \"<\"";
+	} else if (!cJSON_IsNumber(val) || !isfinite(val->valuedouble)) {
+		*bad = "value";
+		*why = "must be a number";
+	} else {
+		c->bound = val->valuedouble;
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * One rules[] entry into r: "conditions": [{"metric", "op", "value"}...]
+ * (all must hold) or the older single "metric"/"op"/"value", and its
+ * "source". -1 with "FILE:LINE: rules[i] NAME: key ..." in err.
+ */
 static int load_rule(const char *path, const char *text, cJSON *o, unsigned ri,
 		     struct grade_rule *r, char *err, size_t errlen)
 {
 	const char *rpos = nth_pos(text, "\"rule\"", ri);
 	unsigned rline = line_of_nth(text, text, "\"rule\"", ri);
-	cJSON *op, *val, *src;
+	cJSON *conds;
 	const char *bad = NULL, *why = "";
+	unsigned nth = 0; /* the failing condition: the key's nth occurrence in the rule */
 
 	memset(r, 0, sizeof(*r));
 	if (!cJSON_IsObject(o) || copy_str(o, "rule", r->rule, sizeof(r->rule), true) < 0 || !r->rule[0]) {
@@ -109,28 +158,33 @@ static int load_rule(const char *path, const char *text, cJSON *o, unsigned ri,
 			 path, rline, ri);
 		return -1;
 	}
-	op = cJSON_GetObjectItemCaseSensitive(o, "op");
-	val = cJSON_GetObjectItemCaseSensitive(o, "value");
-	src = cJSON_GetObjectItemCaseSensitive(o, "source");
+	conds = cJSON_GetObjectItemCaseSensitive(o, "conditions");
 	if (copy_str(o, "for", r->for_what, sizeof(r->for_what), false) < 0) {
 		bad = "for";
 		why = "must be a string of at most 95 characters";
-	} else if (copy_str(o, "metric", r->metric, sizeof(r->metric), true) < 0) {
-		bad = "metric";
-		why = "must be a metric name string";
-	} else if (!grade_known_metric(r->metric)) {
-		bad = "metric";
-		why = "unknown metric (vpsbench --help lists them)";
-	} else if (!cJSON_IsString(op) || grade_op_parse(op->valuestring, &r->op) < 0) {
-		bad = "op";
-		why = "unknown operator: must be \">=\", \">\", \"<=\" or \"<\"";
-	} else if (!cJSON_IsNumber(val) || !isfinite(val->valuedouble)) {
-		bad = "value";
-		why = "must be a number";
-	} else if (!cJSON_IsObject(src) ||
-		   copy_str(src, "url", r->source_url, sizeof(r->source_url), true) < 0 ||
-		   copy_str(src, "says", r->source_says, sizeof(r->source_says), true) < 0 ||
-		   !r->source_url[0] || !r->source_says[0]) {
+	} else if (conds && (!cJSON_IsArray(conds) || cJSON_GetArraySize(conds) < 1 ||
+			     cJSON_GetArraySize(conds) > GRADE_MAX_COND)) {
+		bad = "conditions";
+		why = "must be an array of 1 to 3 {\"metric\", \"op\", \"value\"} objects";
+	} else if (conds) {
+		cJSON *j;
+
+		cJSON_ArrayForEach(j, conds) {
+			if (!cJSON_IsObject(j)) {
+				bad = "conditions";
+				why = "each condition must be a {\"metric\", \"op\", \"value\"} object";
+				break;
+			}
+			if (load_cond(j, &r->cond[r->ncond], &bad, &why) < 0) {
+				nth = r->ncond;
+				break;
+			}
+			r->ncond++;
+		}
+	} else if (load_cond(o, &r->cond[0], &bad, &why) == 0) {
+		r->ncond = 1;
+	}
+	if (!bad && load_source(o, &r->src) < 0) {
 		bad = "source";
 		why = "every rule needs its public source: {\"url\": \"...\", \"says\": \"...\"}";
 	}
@@ -139,16 +193,102 @@ static int load_rule(const char *path, const char *text, cJSON *o, unsigned ri,
 		const char *at, *next = strstr(rpos + 1, "\"rule\"");
 		unsigned line = rline;
 
-		/* the key's own line when it is inside this rule, else the rule's */
+		/* the key's own line (in the failing condition) when inside this rule, else the rule's */
 		snprintf(key, sizeof(key), "\"%s\"", bad);
-		at = strstr(rpos, key);
-		if (at && (!next || at < next))
-			line = line_of_nth(text, rpos, key, 0);
+		at = nth_pos(rpos, key, nth);
+		if (at && at != rpos && strncmp(at, key, strlen(key)) == 0 && (!next || at < next))
+			line = line_of_nth(text, rpos, key, nth);
 		snprintf(err, errlen, "%s:%u: rules[%u] %s: key \"%s\": %s", path, line, ri, r->rule, bad,
 			 why);
 		return -1;
 	}
-	r->bound = val->valuedouble;
+	return 0;
+}
+
+/*
+ * "health": [{"name", "value", "source", ...}]: moves a known health bound
+ * within its [min, max]; unit, description, min and max, when given, must be
+ * the table's (a round trip of --dump-thresholds loads). -1 with
+ * "FILE:LINE: health[i] NAME: key ...: problem" in err.
+ */
+static int load_health(const char *path, const char *text, cJSON *root, struct grade_table *t,
+		       char *err, size_t errlen)
+{
+	cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, "health"), *o;
+	const char *hpos;
+	unsigned hi = 0;
+
+	if (!arr)
+		return 0;
+	hpos = strstr(text, "\"health\"");
+	if (!hpos)
+		hpos = text;
+	if (!cJSON_IsArray(arr)) {
+		snprintf(err, errlen, "%s:%u: key \"health\": must be an array of health bound objects",
+			 path, line_of_nth(text, text, "\"health\"", 0));
+		return -1;
+	}
+	cJSON_ArrayForEach(o, arr) {
+		unsigned line = line_of_nth(text, hpos, "\"name\"", hi);
+		const char *npos = nth_pos(hpos, "\"name\"", hi);
+		struct health_bound *slot = NULL;
+		char name[32] = "";
+		cJSON *val, *mn, *mx;
+		const char *bad = NULL;
+		char why[200] = "";
+
+		if (!cJSON_IsObject(o) || copy_str(o, "name", name, sizeof(name), true) < 0) {
+			snprintf(err, errlen, "%s:%u: health[%u]: key \"name\" must be a health bound's name",
+				 path, line, hi);
+			return -1;
+		}
+		for (unsigned i = 0; i < t->nhealth; i++)
+			if (strcmp(t->health[i].name, name) == 0)
+				slot = &t->health[i];
+		val = cJSON_GetObjectItemCaseSensitive(o, "value");
+		mn = cJSON_GetObjectItemCaseSensitive(o, "min");
+		mx = cJSON_GetObjectItemCaseSensitive(o, "max");
+		if (!slot) {
+			size_t u = 0;
+
+			bad = "name";
+			u += (size_t)snprintf(why, sizeof(why), "unknown health bound (known:");
+			for (unsigned i = 0; i < t->nhealth && u < sizeof(why); i++)
+				u += (size_t)snprintf(why + u, sizeof(why) - u, " %s", t->health[i].name);
+			if (u < sizeof(why))
+				snprintf(why + u, sizeof(why) - u, ")");
+		} else if (!cJSON_IsNumber(val) || !isfinite(val->valuedouble)) {
+			bad = "value";
+			snprintf(why, sizeof(why), "must be a number");
+		} else if (val->valuedouble < slot->min || val->valuedouble > slot->max) {
+			bad = "value";
+			snprintf(why, sizeof(why), "%g is outside its range [%g, %g]", val->valuedouble,
+				 slot->min, slot->max);
+		} else if ((mn && (!cJSON_IsNumber(mn) || mn->valuedouble != slot->min)) ||
+			   (mx && (!cJSON_IsNumber(mx) || mx->valuedouble != slot->max))) {
+			bad = mn && (!cJSON_IsNumber(mn) || mn->valuedouble != slot->min) ? "min" : "max";
+			snprintf(why, sizeof(why), "the range is fixed at [%g, %g]", slot->min, slot->max);
+		} else if (load_source(o, &(struct grade_source){ 0 }) < 0) {
+			bad = "source";
+			snprintf(why, sizeof(why), "a moved health bound needs its source: "
+				 "{\"url\": \"...\", \"says\": \"...\"}");
+		}
+		if (bad) {
+			char key[16];
+			const char *at, *next = strstr(npos + 1, "\"name\"");
+
+			snprintf(key, sizeof(key), "\"%s\"", bad);
+			at = strstr(npos, key);
+			if (at && (!next || at < next))
+				line = line_of_nth(text, npos, key, 0);
+			snprintf(err, errlen, "%s:%u: health[%u] %s: key \"%s\": %s", path, line, hi, name,
+				 bad, why);
+			return -1;
+		}
+		slot->value = val->valuedouble;
+		load_source(o, &slot->src);
+		hi++;
+	}
 	return 0;
 }
 
@@ -208,8 +348,11 @@ int grade_load_file(const char *path, struct grade_table *t, char *err, size_t e
 		goto out;
 	}
 	metrics = cJSON_GetObjectItemCaseSensitive(root, "metrics");
-	if (!metrics && cJSON_GetObjectItemCaseSensitive(root, "rules")) {
-		rc = load_rules(path, text, root, t, err, errlen); /* a rules-only file */
+	if (!metrics && (cJSON_GetObjectItemCaseSensitive(root, "rules") ||
+			 cJSON_GetObjectItemCaseSensitive(root, "health"))) {
+		/* a rules-only or health-only file */
+		rc = load_rules(path, text, root, t, err, errlen) < 0 ? -1 :
+		     load_health(path, text, root, t, err, errlen);
 		goto out;
 	}
 	if (!cJSON_IsArray(metrics)) {
@@ -244,9 +387,9 @@ int grade_load_file(const char *path, struct grade_table *t, char *err, size_t e
 		}
 		d.higher_better = strcmp(dir->valuestring, "higher") == 0;
 		tiers = cJSON_GetObjectItemCaseSensitive(m, "tiers");
-		if (!cJSON_IsArray(tiers) || cJSON_GetArraySize(tiers) < 1 ||
+		if (!cJSON_IsArray(tiers) || cJSON_GetArraySize(tiers) == 1 ||
 		    cJSON_GetArraySize(tiers) > GRADE_MAX_TIERS) {
-			snprintf(err, errlen, "%s:%u: %s: key \"tiers\" must be an array of 1 to %d tiers",
+			snprintf(err, errlen, "%s:%u: %s: key \"tiers\" must be an array of 0 (not graded) or 2 to %d tiers",
 				 path, line_of_nth(text, mpos, "\"tiers\"", 0), d.metric, GRADE_MAX_TIERS);
 			goto out;
 		}
@@ -291,6 +434,17 @@ int grade_load_file(const char *path, struct grade_table *t, char *err, size_t e
 			ti++;
 		}
 		d.ntiers = ti;
+		if (load_source(m, &d.src) < 0) {
+			const char *next = strstr(mpos + 1, "\"metric\"");
+			const char *at = strstr(mpos, "\"source\"");
+
+			snprintf(err, errlen, "%s:%u: %s: key \"source\": tiers need the source of their "
+				 "bounds: {\"url\": \"...\", \"says\": \"...\"} (a public page and what it "
+				 "says, or README.md#... and the reasoning)", path,
+				 at && (!next || at < next) ? line_of_nth(text, at, "\"source\"", 0) : mline,
+				 d.metric);
+			goto out;
+		}
 		for (unsigned i = 0; i < t->n; i++)
 			if (strcmp(t->def[i].metric, d.metric) == 0)
 				slot = &t->def[i];
@@ -309,7 +463,8 @@ int grade_load_file(const char *path, struct grade_table *t, char *err, size_t e
 		*slot = d;
 		mi++;
 	}
-	rc = load_rules(path, text, root, t, err, errlen);
+	rc = load_rules(path, text, root, t, err, errlen) < 0 ? -1 :
+	     load_health(path, text, root, t, err, errlen);
 out:
 	cJSON_Delete(root);
 	free(text);

@@ -1,10 +1,15 @@
 /*
- * grade_weak.c — the one resource weak for a VPS of this size, if any.
- * No comparison across scales: a figure is weak only when it sits in its
- * metric's worst tier, and among several the one furthest below the bound
- * of the tier above it (in % of that bound, each in its own unit) is named.
- * Health figures (steal, IOPS CoV and drop) are the Health block's, and
- * the metrics whose tiers would be a consequence of the machine's size
+ * grade_weak.c — the resources weak for a VPS of this size, if any. No
+ * comparison across scales: a figure is weak only when it sits robustly in
+ * its metric's worst tier (rank 0 and not borderline: its whole 95%
+ * interval is below the next bound), and every such figure is listed. They
+ * are ordered by how far off they are, |ln(value / bound of the tier
+ * above)|: symmetric, so half the bound of a higher-is-better figure and
+ * double the bound of a lower-is-better one are equally far, whatever the
+ * unit. Ties keep the table's order. Disturbed figures and figures with no
+ * uncertainty have no grade (grade.c), so they are never here. Health
+ * figures (steal, IOPS CoV and drop) are the Health block's, and the
+ * metrics whose tiers would be a consequence of the machine's size
  * (all-thread bandwidth) have no tiers at all (grade_table.c).
  */
 #include <math.h>
@@ -25,33 +30,61 @@ static bool is_health_metric(const char *name)
 	return false;
 }
 
-/* % the value falls short of the next tier's bound; NAN when not in the worst tier. */
-static double shortfall_pct(const struct grade *g)
+/* |ln(value / next bound)| of a robustly worst-tier figure; NAN when it is not one. */
+static double ln_off(const struct grade *g)
 {
-	if (g->rank != 0 || g->ntiers < 2 || !isfinite(g->bound_next) || g->bound_next == 0)
+	if (g->rank != 0 || g->borderline || g->ntiers < 2 || !isfinite(g->bound_next) ||
+	    g->bound_next <= 0 || !isfinite(g->value))
 		return NAN;
-	return (g->higher_better ? g->bound_next - g->value : g->value - g->bound_next) /
-	       fabs(g->bound_next) * 100.0;
+	if (g->value <= 0)
+		return INFINITY; /* nothing at all: as far off as can be */
+	return fabs(log(g->value / g->bound_next));
 }
 
-int grade_pick_weak(const struct grade_result *out, double *short_pct)
+/* The metric's place in t (ties keep the table's order); t NULL: the grades' order. */
+static unsigned table_pos(const struct grade_table *t, const struct grade_result *out, int i)
 {
-	int weak = -1;
-	double worst = -1;
+	if (t)
+		for (unsigned k = 0; k < t->n; k++)
+			if (strcmp(t->def[k].metric, out->g[i].metric) == 0)
+				return k;
+	return GRADE_MAX_METRICS + (unsigned)i;
+}
 
-	*short_pct = NAN;
+/* Whether a (score sa, index ia) goes before b. */
+static bool before(const struct grade_table *t, const struct grade_result *out, double sa, int ia,
+		   double sb, int ib)
+{
+	if (sa != sb)
+		return sa > sb;
+	return table_pos(t, out, ia) < table_pos(t, out, ib);
+}
+
+void grade_pick_weak(const struct grade_table *t, struct grade_result *out)
+{
+	out->nweak = 0;
 	for (unsigned i = 0; i < out->n; i++) {
 		double s;
+		unsigned at;
 
 		if (is_health_metric(out->g[i].metric))
 			continue;
-		s = shortfall_pct(&out->g[i]);
-		if (isfinite(s) && s > worst) {
-			worst = s;
-			weak = (int)i;
+		s = ln_off(&out->g[i]);
+		if (isnan(s))
+			continue;
+		/* insertion into the sorted list; past GRADE_MAX_WEAK the nearest ones drop */
+		at = out->nweak;
+		while (at > 0 && before(t, out, s, (int)i, out->weak_ln[at - 1], out->weak[at - 1]))
+			at--;
+		if (at >= GRADE_MAX_WEAK)
+			continue;
+		for (unsigned k = out->nweak < GRADE_MAX_WEAK ? out->nweak : GRADE_MAX_WEAK - 1; k > at; k--) {
+			out->weak[k] = out->weak[k - 1];
+			out->weak_ln[k] = out->weak_ln[k - 1];
 		}
+		out->weak[at] = (int)i;
+		out->weak_ln[at] = s;
+		if (out->nweak < GRADE_MAX_WEAK)
+			out->nweak++;
 	}
-	if (weak >= 0)
-		*short_pct = worst;
-	return weak;
 }

@@ -2,8 +2,10 @@
  * health.c — the checks of the Health block, one function each: steal,
  * cgroup throttling, the CPU share of the cpu and mem passes, scaling above
  * the thread count, IOPS drop and CoV, memory-backed or cached storage,
- * oversell signs, starved memory bandwidth, failed net rows. A check runs
- * only for a module that was asked for; one that could not run says why.
+ * this guest's memory state, starved memory bandwidth, the net servers. A
+ * check runs only for a module that was asked for; one that could not run
+ * says why. The bounds are the table's health bounds (health_bounds.c,
+ * movable by --thresholds).
  */
 #include <math.h>
 #include <stdarg.h>
@@ -12,6 +14,11 @@
 
 #include "health.h"
 #include "report/report.h"
+
+/* The table's health bounds, read once per health_assess. */
+struct hbounds {
+	double steal, cov, tail, slack, eff, psi;
+};
 
 static bool asked(const struct bench_report *rep, int id)
 {
@@ -61,7 +68,7 @@ static void not_run(struct health_check *c, const char *why)
 	say(c, "%s", why);
 }
 
-static void check_steal(const struct bench_report *rep, struct health_result *h)
+static void check_steal(const struct bench_report *rep, const struct hbounds *b, struct health_result *h)
 {
 	struct health_check *c;
 
@@ -73,11 +80,11 @@ static void check_steal(const struct bench_report *rep, struct health_result *h)
 		return;
 	}
 	fig(c, "steal_pct", rep->cpu.steal_pct.v);
-	if (rep->cpu.steal_pct.v > HEALTH_STEAL_PCT) {
+	if (rep->cpu.steal_pct.v > b->steal) {
 		c->state = HEALTH_PROBLEM;
 		say(c, "%.1f%% of CPU time was stolen by the hypervisor during the cpu module "
 		    "(above %.0f%%): neighbours take a share of this CPU", rep->cpu.steal_pct.v,
-		    HEALTH_STEAL_PCT);
+		    b->steal);
 	}
 }
 
@@ -253,7 +260,7 @@ static void check_mem_share(const struct bench_report *rep, struct health_result
 	share_check(h, "mem_share", "mem", p, n);
 }
 
-static void check_scaling(const struct bench_report *rep, struct health_result *h)
+static void check_scaling(const struct bench_report *rep, const struct hbounds *b, struct health_result *h)
 {
 	const struct cpu_result *r = &rep->cpu;
 	struct health_check *c;
@@ -267,7 +274,7 @@ static void check_scaling(const struct bench_report *rep, struct health_result *
 	}
 	fig(c, "scaling", r->scaling.v);
 	fig(c, "threads", r->multi.threads);
-	if (r->scaling.v > r->multi.threads * HEALTH_SCALING_SLACK) {
+	if (r->scaling.v > r->multi.threads * b->slack) {
 		c->state = HEALTH_PROBLEM;
 		say(c, "%.2fx on %u threads is more than the threads can give: a pass was disturbed "
 		    "(measurement, not machine); scaling not graded", r->scaling.v, r->multi.threads);
@@ -281,7 +288,7 @@ static const struct metric *measured(const struct bench_report *rep, const char 
 	return m && m->measured && isfinite(m->value) ? m : NULL;
 }
 
-static void check_iops(const struct bench_report *rep, struct health_result *h)
+static void check_iops(const struct bench_report *rep, const struct hbounds *b, struct health_result *h)
 {
 	const struct rand_pass_result *mp = grade_main_pass(&rep->rand);
 	const struct metric *t = measured(rep, "rand_tail_ratio"), *v = measured(rep, "rand_cov_pct");
@@ -296,11 +303,11 @@ static void check_iops(const struct bench_report *rep, struct health_result *h)
 			not_run(c, raw && raw->why_not[0] ? raw->why_not : "no main random pass");
 		} else {
 			fig(c, "rand_tail_ratio", t->value);
-			if (t->value < HEALTH_TAIL_RATIO) {
+			if (t->value < b->tail) {
 				c->state = HEALTH_PROBLEM;
 				say(c, "IOPS of %s fell to %.0f%% in the last third of the pass (below %.0f%%): "
 				    "burst credits running out or throttling", mp ? mp->name : "the main pass",
-				    t->value * 100, HEALTH_TAIL_RATIO * 100);
+				    t->value * 100, b->tail * 100);
 			}
 		}
 	}
@@ -310,11 +317,11 @@ static void check_iops(const struct bench_report *rep, struct health_result *h)
 			not_run(c, raw && raw->why_not[0] ? raw->why_not : "no main random pass");
 		} else {
 			fig(c, "rand_cov_pct", v->value);
-			if (v->value > HEALTH_COV_PCT) {
+			if (v->value > b->cov) {
 				c->state = HEALTH_PROBLEM;
 				say(c, "per-second IOPS of %s varied by %.1f%% (CoV above %.0f%%): noisy "
 				    "neighbours or throttling", mp ? mp->name : "the main pass", v->value,
-				    HEALTH_COV_PCT);
+				    b->cov);
 			}
 		}
 	}
@@ -353,64 +360,74 @@ static void check_storage(const struct bench_report *rep, struct health_result *
 }
 
 /*
- * Oversell: the signs that the host's memory is short now, from the
- * structured snapshot: KSM merging pages, swap in use, pages swapped in
- * during the mem module, memory pressure. A loaded balloon driver alone is
- * not one (most KVM images load it); it is kept as a figure.
+ * This guest's own memory state: what /proc/meminfo, /proc/vmstat,
+ * /proc/pressure/memory and /sys/kernel/mm/ksm show are the guest kernel's
+ * swap, KSM and pressure, not the host's: a guest cannot see whether its
+ * host is oversold (steal is the one host sign it has, its own check). So
+ * swap in use and KSM merging are figures and evidence, never a problem
+ * alone: pages swapped out long ago cost nothing now, and KSM in a guest is
+ * its admin's choice. A problem is memory this guest was short of while it
+ * was measured: pages swapped in during the mem module, or pressure (PSI
+ * some avg10) at or above the mem_psi_avg10 bound. Then reclaim and swap
+ * stalls sit inside the figures. A loaded virtio_balloon driver is a figure
+ * too (most KVM images load it), here as in System: never a sign.
  */
-static void oversell_signs(struct health_check *c, const struct host_mem_signs *s, const char *when)
-{
-	if (s->ksm_run == MB_TRUE && s->ksm_pages_sharing.ok && s->ksm_pages_sharing.v > 0) {
-		c->state = HEALTH_PROBLEM;
-		say(c, "KSM merging %llu pages%s", (unsigned long long)s->ksm_pages_sharing.v, when);
-	}
-	if (s->swap_used.ok && s->swap_used.v > 0) {
-		c->state = HEALTH_PROBLEM;
-		say(c, "%.0f MiB of swap in use%s", (double)s->swap_used.v / 1048576.0, when);
-	}
-	if (s->psi_some_avg10.ok && s->psi_some_avg10.v >= HOST_MEM_PSI_FLAG_AVG10) {
-		c->state = HEALTH_PROBLEM;
-		say(c, "memory pressure: tasks stalled %.1f%% of the last 10 s%s", s->psi_some_avg10.v,
-		    when);
-	}
-}
-
-static void check_oversell(const struct bench_report *rep, struct health_result *h)
+static void check_guest_memory(const struct bench_report *rep, const struct hbounds *b,
+			       struct health_result *h)
 {
 	bool si = rep->outcome[MOD_sysinfo].status == BENCH_OK;
 	bool mem = rep->outcome[MOD_mem].status == BENCH_OK;
 	const struct host_mem_signs *s = si ? &rep->sys.mem.signs : &rep->mem.signs.host;
+	const char *when = si ? "" : " (at the end of the mem module)";
 	struct health_check *c;
+	bool psi_high, swapin;
 
-	if ((!asked(rep, MOD_sysinfo) && !asked(rep, MOD_mem)) || !(c = check(h, "oversell")))
+	if ((!asked(rep, MOD_sysinfo) && !asked(rep, MOD_mem)) || !(c = check(h, "guest_memory")))
 		return;
 	if (!si && !mem) {
 		not_run(c, "neither sysinfo nor mem completed");
 		return;
 	}
-	if (s->balloon != MB_UNKNOWN)
-		fig(c, "balloon", s->balloon == MB_TRUE);
 	if (s->swap_used.ok)
 		fig(c, "swap_used_bytes", (double)s->swap_used.v);
-	oversell_signs(c, s, si ? "" : " (at the end of the mem module)");
-	if (mem && rep->mem.signs.swapin_pages.ok && rep->mem.signs.swapin_pages.v > 0) {
-		c->state = HEALTH_PROBLEM;
+	if (mem && rep->mem.signs.swapin_pages.ok)
 		fig(c, "swapin_pages", (double)rep->mem.signs.swapin_pages.v);
-		say(c, "%llu pages swapped in during the mem module",
-		    (unsigned long long)rep->mem.signs.swapin_pages.v);
+	if (s->psi_some_avg10.ok)
+		fig(c, "psi_some_avg10", s->psi_some_avg10.v);
+	if (s->ksm_run != MB_UNKNOWN)
+		fig(c, "ksm_pages_sharing", s->ksm_run == MB_TRUE && s->ksm_pages_sharing.ok ?
+		    (double)s->ksm_pages_sharing.v : 0);
+	if (s->balloon != MB_UNKNOWN)
+		fig(c, "balloon", s->balloon == MB_TRUE);
+	swapin = mem && rep->mem.signs.swapin_pages.ok && rep->mem.signs.swapin_pages.v > 0;
+	psi_high = s->psi_some_avg10.ok && s->psi_some_avg10.v >= b->psi;
+	if (swapin) {
+		c->state = HEALTH_PROBLEM;
+		say(c, "this guest swapped in %llu pages during the mem module: its memory figures "
+		    "include swap stalls", (unsigned long long)rep->mem.signs.swapin_pages.v);
 	}
-	if (c->state != HEALTH_PROBLEM && (s->ksm_run == MB_UNKNOWN || !s->swap_used.ok ||
-					   !s->psi_some_avg10.ok)) {
-		char why[160];
-
-		snprintf(why, sizeof(why), "none seen, but not readable here:%s%s%s",
-			 s->ksm_run == MB_UNKNOWN ? " KSM" : "", !s->swap_used.ok ? " swap" : "",
-			 !s->psi_some_avg10.ok ? " pressure" : "");
-		not_run(c, why);
+	if (psi_high) {
+		c->state = HEALTH_PROBLEM;
+		say(c, "this guest's memory pressure: tasks stalled %.1f%% of the last 10 s%s (at or "
+		    "above %.1f%%)", s->psi_some_avg10.v, when, b->psi);
 	}
+	if (c->state != HEALTH_PROBLEM) {
+		/* neither sign readable: this guest's memory state is unknown, not fine */
+		if (!s->psi_some_avg10.ok && !(mem && rep->mem.signs.swapin_pages.ok))
+			not_run(c, "neither memory pressure (/proc/pressure/memory) nor swap-in during "
+				"the mem module was readable here");
+		return;
+	}
+	/* the guest's own swap and KSM, as context for the problem; not problems themselves */
+	if (s->swap_used.ok && s->swap_used.v > 0)
+		say(c, "%.0f MiB of this guest's swap in use%s", (double)s->swap_used.v / 1048576.0, when);
+	if (s->ksm_run == MB_TRUE && s->ksm_pages_sharing.ok && s->ksm_pages_sharing.v > 0)
+		say(c, "this guest's KSM merging %llu pages", (unsigned long long)s->ksm_pages_sharing.v);
+	say(c, "this guest's own memory, not a sign of the host's");
 }
 
-static void check_mem_bandwidth(const struct bench_report *rep, struct health_result *h)
+static void check_mem_bandwidth(const struct bench_report *rep, const struct hbounds *b,
+				struct health_result *h)
 {
 	const struct metric *eff = measured(rep, "mem_scaling_eff");
 	const struct metric *raw = metric_get(&rep->grade.metrics, "mem_scaling_eff");
@@ -424,11 +441,11 @@ static void check_mem_bandwidth(const struct bench_report *rep, struct health_re
 		return;
 	}
 	fig(c, "mem_scaling_eff", eff->value);
-	if (eff->value >= HEALTH_MEM_EFF_MIN)
+	if (eff->value >= b->eff)
 		return;
 	/* a clear sign only with the CPU ruled out: the runs got their CPU (else not measured), no steal */
-	if ((steal->ok && steal->v > HEALTH_STEAL_PCT) ||
-	    (rep->cpu.steal_pct.ok && rep->cpu.steal_pct.v > HEALTH_STEAL_PCT)) {
+	if ((steal->ok && steal->v > b->steal) ||
+	    (rep->cpu.steal_pct.ok && rep->cpu.steal_pct.v > b->steal)) {
 		not_run(c, "per-vCPU bandwidth is low, but steal was high: the CPU, not the memory, "
 			"may explain it");
 		return;
@@ -436,14 +453,20 @@ static void check_mem_bandwidth(const struct bench_report *rep, struct health_re
 	c->state = HEALTH_PROBLEM;
 	say(c, "with all %u threads streaming, each got %.0f%% of what one thread streams alone "
 	    "(below %.0f%%), with its CPU and no steal: memory bandwidth capped or oversold",
-	    rep->mem.st[1].threads, eff->value * 100, HEALTH_MEM_EFF_MIN * 100);
+	    rep->mem.st[1].threads, eff->value * 100, b->eff * 100);
 }
 
+/*
+ * The net module: a public iperf3 or HTTP server that fails or times out is
+ * that server's row (the Network section says why), never this machine's
+ * problem: passed when any server was measured, not run when none was; the
+ * failures are a figure.
+ */
 static void check_net(const struct bench_report *rep, struct health_result *h)
 {
 	const struct net_result *r = &rep->net;
 	struct health_check *c;
-	unsigned failed = 0;
+	unsigned failed = 0, ok = 0;
 
 	if (!asked(rep, MOD_net) || !(c = check(h, "net")))
 		return;
@@ -458,36 +481,43 @@ static void check_net(const struct bench_report *rep, struct health_result *h)
 			   w->send.status == NET_FAILED || w->send.status == NET_TIMEOUT ||
 			   w->recv.status == NET_FAILED || w->recv.status == NET_TIMEOUT;
 
-		if (!bad)
-			continue;
-		failed++;
-		c->state = HEALTH_PROBLEM;
-		say(c, "%s (IPv%d) failed: %.100s", w->srv.name, w->family,
-		    w->reason[0] ? w->reason : w->send.reason[0] ? w->send.reason : w->recv.reason);
+		failed += bad;
+		ok += w->status == NET_DONE; /* any direction measured */
 	}
 	for (unsigned i = 0; i < r->nhttp; i++) {
-		if (r->http[i].status != NET_FAILED && r->http[i].status != NET_TIMEOUT)
-			continue;
-		failed++;
-		c->state = HEALTH_PROBLEM;
-		say(c, "%.100s failed: %.100s", r->http[i].url, r->http[i].reason);
+		failed += r->http[i].status == NET_FAILED || r->http[i].status == NET_TIMEOUT;
+		ok += r->http[i].status == NET_DONE;
 	}
+	fig(c, "measured", ok);
 	fig(c, "failed", failed);
+	if (!ok)
+		not_run(c, failed ? "every server or URL tested failed or timed out: those servers' "
+			"rows, not this machine's health" : "no server or URL was measured");
 }
 
-void health_assess(const struct bench_report *rep, struct health_result *out)
+void health_assess(const struct bench_report *rep, const struct grade_table *t,
+		   struct health_result *out)
 {
+	const struct hbounds b = {
+		.steal = grade_health_bound(t, "steal_pct"),
+		.cov = grade_health_bound(t, "iops_cov_pct"),
+		.tail = grade_health_bound(t, "iops_tail_ratio"),
+		.slack = grade_health_bound(t, "scaling_slack"),
+		.eff = grade_health_bound(t, "mem_eff_min"),
+		.psi = grade_health_bound(t, "mem_psi_avg10"),
+	};
+
 	memset(out, 0, sizeof(*out));
 	out->assessed = true;
-	check_steal(rep, out);
+	check_steal(rep, &b, out);
 	check_throttle(rep, out);
 	check_cpu_share(rep, out);
-	check_scaling(rep, out);
+	check_scaling(rep, &b, out);
 	check_mem_share(rep, out);
-	check_mem_bandwidth(rep, out);
-	check_oversell(rep, out);
+	check_mem_bandwidth(rep, &b, out);
+	check_guest_memory(rep, &b, out);
 	check_storage(rep, out);
-	check_iops(rep, out);
+	check_iops(rep, &b, out);
 	check_net(rep, out);
 	for (unsigned i = 0; i < out->n; i++) {
 		out->nproblems += out->c[i].state == HEALTH_PROBLEM;

@@ -14,11 +14,7 @@
 
 #define HEALTH_MAX_CHECKS 12
 #define HEALTH_MAX_FIGS   6
-#define HEALTH_STEAL_PCT  5.0    /* steal above this: neighbours take a share of the CPU */
-#define HEALTH_COV_PCT    15.0   /* per-second IOPS CoV above this: unstable */
-#define HEALTH_TAIL_RATIO 0.7    /* last third below this share of the first: IOPS dropped */
-#define HEALTH_SCALING_SLACK 1.05 /* scaling above threads x this: not from the threads */
-#define HEALTH_MEM_EFF_MIN 0.25  /* per-vCPU Triad below this share of one thread's: starved */
+/* The bounds are the table's health bounds (grade/health_bounds.c, --thresholds "health"). */
 
 enum health_state { HEALTH_PASSED = 0, HEALTH_PROBLEM, HEALTH_NOT_RUN };
 
@@ -43,9 +39,11 @@ struct health_result {
 
 struct bench_report;
 struct grade_result;
+struct grade_table;
 
-/* Runs every check on rep's figures. */
-void health_assess(const struct bench_report *rep, struct health_result *out);
+/* Runs every check on rep's figures against t's health bounds (t NULL: the built-in ones). */
+void health_assess(const struct bench_report *rep, const struct grade_table *t,
+		   struct health_result *out);
 
 /* "ok", "problems" or "incomplete" (no problem, but a check did not run). */
 const char *health_status(const struct health_result *h);
@@ -55,8 +53,8 @@ void health_summary(const struct health_result *h, char *buf, size_t n);
 
 /*
  * The verdict line into g->verdict: health status, then each fit-for
- * answer, then at most one resource weak for a VPS of this size with the
- * figure that decided it.
+ * answer, then every resource weak for a VPS of this size (g->weak[]) with
+ * the figure that decided it.
  */
 void verdict_build(struct grade_result *g, const struct health_result *h);
 

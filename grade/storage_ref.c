@@ -100,6 +100,15 @@ static bool same_dir(const char *a, const char *b)
 	return strcmp(a, b) == 0;
 }
 
+/* "4.0 MiB", "1.50 GiB": a small test file is not "0.00 GiB" */
+static void size_words(char *buf, size_t n, uint64_t b)
+{
+	if (b < (1ULL << 30))
+		snprintf(buf, n, "%.1f MiB", (double)b / (double)(1ULL << 20));
+	else
+		snprintf(buf, n, "%.2f GiB", (double)b / (double)(1ULL << 30));
+}
+
 void storage_ref_apply(struct bench_report *rep, const char *path)
 {
 	struct storage_ref *s = &rep->storage_ref;
@@ -119,12 +128,14 @@ void storage_ref_apply(struct bench_report *rep, const char *path)
 			continue;
 		s->checked = true;
 		if (storage_ref_cache_served(p->size_bytes, s->knee_size)) {
+			char fsz[32], ksz[32];
+
 			s->cache_served = true;
-			report_warn(rep, "rand pass %s: its %.2f GiB test file sits below the cache cliff "
-				    "(~%.2f GiB) that the storage report %s measured in %s: its figures are "
-				    "cache-served, not the device's", p->name,
-				    (double)p->size_bytes / (double)(1ULL << 30),
-				    (double)s->knee_size / (double)(1ULL << 30), path, s->dir);
+			size_words(fsz, sizeof(fsz), p->size_bytes);
+			size_words(ksz, sizeof(ksz), s->knee_size);
+			report_warn(rep, "rand pass %s: its %s test file sits below the cache cliff "
+				    "(~%s) that the storage report %s measured in %s: its figures are "
+				    "cache-served, not the device's", p->name, fsz, ksz, path, s->dir);
 		}
 	}
 }

@@ -1,8 +1,9 @@
 /*
  * verdict.c — the one verdict line: health status, then each fit-for
- * answer, then at most one resource weak for a VPS of this size with the
- * figure that decided it. No score across scales: the weak resource comes
- * from grade_pick_weak (grade_weak.c).
+ * answer, then every resource weak for a VPS of this size with the figure
+ * that decided it, furthest off first. No score across scales: the weak
+ * list comes from grade_pick_weak (grade_weak.c); a borderline or
+ * disturbed figure is never in it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -27,22 +28,28 @@ void verdict_build(struct grade_result *g, const struct health_result *h)
 		if (!f->asked)
 			continue; /* its module was not run: the Fit for section says unknown */
 		used = strlen(v);
-		if (f->answer == FIT_UNKNOWN)
+		if (f->disturbed)
+			snprintf(v + used, n - used, " — %s: %.120s", f->rule.rule, f->why);
+		else if (f->answer == FIT_UNKNOWN)
 			snprintf(v + used, n - used, " — %s: unknown: not measured", f->rule.rule);
 		else
 			snprintf(v + used, n - used, " — %s: %s%s", f->rule.rule, answer_word(f->answer),
 				 f->low_confidence ? " (low confidence)" : "");
 	}
 	used = strlen(v);
-	if (g->weakest >= 0) {
-		const struct grade *w = &g->g[g->weakest];
-		char val[32];
-
-		grade_fmt_value(val, sizeof(val), w->value);
-		snprintf(v + used, n - used, " — weak for its size: %s = %s %s (%s: %s)", w->metric, val,
-			 w->unit, w->label, w->meaning);
-	} else {
+	if (!g->nweak) {
 		snprintf(v + used, n - used, " — weak for its size: %s",
 			 g->n ? "nothing" : "nothing graded");
+		return;
+	}
+	snprintf(v + used, n - used, " — weak for its size:");
+	for (unsigned i = 0; i < g->nweak; i++) {
+		const struct grade *w = &g->g[g->weak[i]];
+		char val[32];
+
+		used = strlen(v);
+		grade_fmt_value(val, sizeof(val), w->value);
+		snprintf(v + used, n - used, "%s %s = %s %s (%s: %s)", i ? ";" : "", w->metric, val,
+			 w->unit, w->label, w->meaning);
 	}
 }

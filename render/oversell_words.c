@@ -9,8 +9,8 @@
 
 void oversell_none_words(char *buf, size_t n, const struct sys_mem *m)
 {
-	/* sysinfo lists all four when none of their files could be read */
-	if (strcmp(m->signs_unknown, "balloon, KSM, swap, pressure") == 0)
+	/* sysinfo lists all three when none of their files could be read */
+	if (strcmp(m->signs_unknown, "KSM, swap, pressure") == 0)
 		snprintf(buf, n, "unknown");
 	else
 		snprintf(buf, n, "none seen%s%s", m->signs_unknown[0] ? "; unknown: " : "",

@@ -7,6 +7,7 @@
  * has no sample. The "direct" label says whether the I/O bypassed the
  * page cache, so buffered figures never pass for direct ones.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -453,7 +454,7 @@ static void mem_families(struct prom *p)
 			sample(p, "", m->sb.write_mibps.v * 1048576.0, "op", "write", NULL);
 	}
 	family(p, "vpsbench_mem_oversell_signs", "gauge",
-	       "oversell signs seen: balloon, KSM, swap, swap-in, memory pressure");
+	       "memory signs of this guest seen during the mem module (KSM, swap, swap-in, memory pressure): its own state, not a measure of the host");
 	sample(p, "", m->signs.nflags, NULL);
 }
 
@@ -548,17 +549,78 @@ static void net_http_families(struct prom *p)
 	}
 }
 
+/*
+ * The grades with the marks every format carries: the tier (rank, the
+ * number of tiers, borderline and the best tier a borderline interval
+ * reaches), each figure's 95% uncertainty, the disturbed flag of every
+ * measured figure and the weak figures. A borderline figure's tier label
+ * is its "between good and ideal" text, never a single tier word.
+ */
 static void grade_families(struct prom *p)
 {
 	const struct grade_result *g = &p->rep->grade;
+	bool any = false;
 
 	if (!g->graded)
 		return;
 	if (g->n) {
 		family(p, "vpsbench_grade_rank", "gauge",
-		       "tier of each graded metric: 0 = worst tier, tiers - 1 = best");
+		       "tier of each graded metric: 0 = worst tier, tiers - 1 = best; borderline: the worse side");
+		for (unsigned i = 0; i < g->n; i++) {
+			const struct grade *x = &g->g[i];
+
+			sample(p, "", x->rank, "metric", x->metric, "tier",
+			       x->borderline ? (x->between[0] ? x->between : "borderline") : x->tier, NULL);
+		}
+		family(p, "vpsbench_grade_tiers", "gauge",
+		       "number of tiers of each graded metric's scale (rank tiers - 1 = best)");
 		for (unsigned i = 0; i < g->n; i++)
-			sample(p, "", g->g[i].rank, "metric", g->g[i].metric, "tier", g->g[i].tier, NULL);
+			sample(p, "", g->g[i].ntiers, "metric", g->g[i].metric, NULL);
+		family(p, "vpsbench_grade_borderline", "gauge",
+		       "1 when the figure is within its 95% uncertainty of a tier bound: no tier named, never weak");
+		for (unsigned i = 0; i < g->n; i++)
+			sample(p, "", g->g[i].borderline ? 1 : 0, "metric", g->g[i].metric, NULL);
+		family(p, "vpsbench_grade_rank_high", "gauge",
+		       "the best tier the figure's 95% interval reaches (= rank unless borderline)");
+		for (unsigned i = 0; i < g->n; i++)
+			sample(p, "", g->g[i].borderline ? g->g[i].rank_hi : g->g[i].rank, "metric",
+			       g->g[i].metric, NULL);
+	}
+	for (unsigned i = 0; i < g->metrics.n; i++) {
+		const struct metric *m = &g->metrics.m[i];
+
+		if (!m->measured || !isfinite(m->uncert))
+			continue;
+		if (!any)
+			family(p, "vpsbench_metric_uncertainty", "gauge",
+			       "half-width of the figure's 95% interval, in the unit its metric name ends with; "
+			       "no sample when unknown or unbounded");
+		any = true;
+		sample(p, "", m->uncert, "metric", m->name, NULL);
+	}
+	any = false;
+	for (unsigned i = 0; i < g->metrics.n; i++) {
+		const struct metric *m = &g->metrics.m[i];
+
+		if (!m->measured)
+			continue;
+		if (!any)
+			family(p, "vpsbench_metric_disturbed", "gauge",
+			       "1 when the measured figure was disturbed (shown, not graded, out of the verdict)");
+		any = true;
+		sample(p, "", m->disturbed ? 1 : 0, "metric", m->name, NULL);
+	}
+	if (g->nweak) {
+		family(p, "vpsbench_weak", "gauge",
+		       "1 per figure robustly in its metric's worst tier (the verdict's weak figures)");
+		for (unsigned k = 0; k < g->nweak && k < GRADE_MAX_WEAK; k++)
+			if (g->weak[k] >= 0 && (unsigned)g->weak[k] < g->n)
+				sample(p, "", 1, "metric", g->g[g->weak[k]].metric, NULL);
+		family(p, "vpsbench_weak_ln_distance", "gauge",
+		       "|ln(value / bound of the tier above)| of each weak figure: the same for half and double");
+		for (unsigned k = 0; k < g->nweak && k < GRADE_MAX_WEAK; k++)
+			if (g->weak[k] >= 0 && (unsigned)g->weak[k] < g->n)
+				sample(p, "", g->weak_ln[k], "metric", g->g[g->weak[k]].metric, NULL);
 	}
 	if (g->nreq) {
 		family(p, "vpsbench_requirement_passed", "gauge", "1 when the --require expression held");

@@ -116,6 +116,8 @@ void json_add_verdict(cJSON *root, const struct bench_report *rep);
 void json_add_health(cJSON *root, const struct health_result *h);
 /* A rule's keys as the thresholds file spells them. */
 void json_rule_fields(cJSON *o, const struct grade_rule *r);
+/* "source": {"url", "says"} into o. */
+void json_add_source(cJSON *o, const struct grade_source *src);
 #endif
 
 #endif

@@ -50,6 +50,38 @@ for o in $(grep -oE '^  --[a-z-]+' "$tmp/help" | tr -d ' '); do
 	grep -q -- "$o" README.md || missing="$missing readme:$o"
 done
 [ -z "$missing" ] && t_ok help_in_step_with_docs || t_fail help_in_step_with_docs "$missing"
+# --thresholds bad input (issue #39): one line naming file:line, the key and the
+# problem, exit 1, nothing on stdout
+thr=$(t_tmpdir); trap 'rm -rf "$tmp" "$thr"' EXIT
+thresholds_case() { # NAME FILE-TEXT EXPECTED (grep -F, after "FILE:")
+	printf '%b' "$2" > "$thr/$1.json"
+	"$VPSBENCH" --thresholds "$thr/$1.json" --only sysinfo > "$thr/.out" 2> "$thr/.err"
+	local rc=$? lines; lines=$(wc -l < "$thr/.err")
+	if [ $rc -eq 1 ] && [ "$lines" -eq 1 ] && [ ! -s "$thr/.out" ] &&
+	   grep -qF -- "$thr/$1.json:$3" "$thr/.err"; then t_ok "thresholds_$1"
+	else t_fail "thresholds_$1" "rc=$rc stderr_lines=$lines: $(head -c 300 "$thr/.err")"; fi
+}
+thresholds_case tiers_no_source \
+	'{"metrics": [\n {"metric": "rand_iops", "direction": "higher", "tiers": [\n  {"tier": "slow", "min": null},\n  {"tier": "fast", "min": 5000}]}\n]}\n' \
+	'2: rand_iops: key "source": tiers need the source of their bounds'
+thresholds_case tiers_overlap \
+	'{"metrics": [\n {"metric": "rand_iops", "direction": "higher", "tiers": [\n  {"tier": "slow", "min": null},\n  {"tier": "ok", "min": 5000},\n  {"tier": "fast", "min": 5000}],\n  "source": {"url": "https://example.org", "says": "x"}}\n]}\n' \
+	'5: rand_iops: tiers[2]: key "min" must be higher than the previous tier'"'"'s'
+thresholds_case tiers_wrong_direction \
+	'{"metrics": [\n {"metric": "lat_p99_ms", "direction": "lower", "tiers": [\n  {"tier": "slow", "max": null},\n  {"tier": "ok", "max": 2},\n  {"tier": "fast", "max": 5}],\n  "source": {"url": "https://example.org", "says": "x"}}\n]}\n' \
+	'5: lat_p99_ms: tiers[2]: key "max" must be lower than the previous tier'"'"'s'
+thresholds_case health_out_of_range \
+	'{"health": [\n {"name": "steal_pct",\n  "value": 150,\n  "source": {"url": "https://example.org", "says": "x"}}\n]}\n' \
+	'3: health[0] steal_pct: key "value": 150 is outside its range [0, 100]'
+thresholds_case health_unknown_name \
+	'{"health": [\n {"name": "steal_percent", "value": 5,\n  "source": {"url": "https://example.org", "says": "x"}}\n]}\n' \
+	'2: health[0] steal_percent: key "name": unknown health bound (known: steal_pct'
+thresholds_case health_no_source \
+	'{"health": [\n {"name": "steal_pct", "value": 5}\n]}\n' \
+	'2: health[0] steal_pct: key "source"'
+thresholds_case rule_condition_bad_op \
+	'{"rules": [\n {"rule": "db", "conditions": [\n  {"metric": "lat_p99_ms", "op": "<", "value": 10},\n  {"metric": "fsync_p99_ms", "op": "=<", "value": 10}],\n  "source": {"url": "https://example.org", "says": "x"}}\n]}\n' \
+	'4: rules[0] db: key "op": unknown operator'
 v=$("$VPSBENCH" --version); [ "$v" = "vpsbench $(sed -n 's/^VERSION *:= *//p' Makefile)" ] \
 	&& t_ok version || t_fail version "$v"
 t_summary cli

@@ -64,6 +64,22 @@ assert d["seq"]["status"] == "ok" and d["seq"]["write"]["avg_mbps"] > 0
 assert len(d["rand"]["passes"]) == 2 and all(p["status"] == "ok" for p in d["rand"]["passes"])
 assert [r["passed"] for r in d["requirements"]] == [True, False]
 assert d["grades"] and d["verdict"]["text"]
+# every grade carries its marks; metrics_detail covers metrics, and a
+# disturbed figure is null in metrics, never graded
+for g in d["grades"]:
+    assert 0 <= g["rank"] < g["tiers"], g
+    assert (g["between"] is not None) == g["borderline"], g
+    assert ("rank_hi" in g) == g["borderline"], g
+    assert not (g["borderline"] and g["weak"]), g
+    assert g["uncertainty"] is None or g["uncertainty"] >= 0, g
+assert set(d["metrics_detail"]) == set(d["metrics"])
+graded = {g["metric"] for g in d["grades"]}
+for k, m in d["metrics_detail"].items():
+    assert m["graded"] == (k in graded), k
+    if m["disturbed"]:
+        assert d["metrics"][k] is None and k not in graded, k
+    elif m["measured"]:
+        assert d["metrics"][k] == m["value"], k
 EOF
 then t_ok full_run_content; else t_fail full_run_content; fi
 
@@ -211,6 +227,11 @@ assert 'dir="' + sys.argv[1].rsplit("/", 1)[0].replace("\\", "\\\\").replace('"'
 for f in ("vpsbench_throughput_bytes_per_second", "vpsbench_iops", "vpsbench_completion_latency_seconds"):
     assert f in fams, f
 assert re.search(r'vpsbench_throughput_bytes_per_second\{pass="seq",direction="write"', text)
+# each graded metric: its rank, tier count, borderline flag and the best tier reached
+ranked = re.findall(r'^vpsbench_grade_rank\{metric="([^"]+)",tier="[^"]*"\} ', text, re.M)
+for fam in ("vpsbench_grade_tiers", "vpsbench_grade_borderline", "vpsbench_grade_rank_high"):
+    got = re.findall(r'^' + fam + r'\{metric="([^"]+)"\} ', text, re.M)
+    assert got == ranked, (fam, got, ranked)
 EOF
 
 t_summary formats

@@ -252,6 +252,11 @@ if fj "$base/a.json" "j['modules']['fsync']['status'] == 'ok'" \
 	"$F['runtime_s'] <= 3 + ($F['sync']['lat_ns']['max'] + $F['write']['clat_ns']['max']) / 1e9" \
 	"j['modules']['fsync']['seconds'] < 3.5 + ($F['sync']['lat_ns']['max'] + $F['write']['clat_ns']['max']) / 1e9"
 then t_ok sample_json; else t_fail sample_json; fi
+# the pass's disturbance: own bytes are its writes, the device is found
+if fj "$base/a.json" "$F['disturbance']['own_bytes'] == $F['io_bytes']" \
+	"$F['disturbance']['device'] and $F['disturbance']['foreign_write_bytes'] is not None" \
+	"isinstance($F['disturbance']['disturbed'], bool)"
+then t_ok sample_disturbance; else t_fail sample_disturbance; fi
 truth sample_truth_json json "$base/a.json"
 truth sample_text_same text "$base/a.json" "$base/a.txt"
 truth sample_html_same html "$base/a.json" "$base/a.html"

@@ -143,6 +143,25 @@ if raw_dir in page or "d&lt;b&amp;&quot;q&#39;&gt;" not in page:
 for h in ("Grades", "Sequential", "Random"):
     if h not in page:
         fails.append("no section " + h)
+# the grades carry the JSON's marks: tier N of M, or the between text when
+# borderline (no tier word alone), weak on the weak figures, disturbed rows
+import html as H
+gs = page[page.find('<section id="grades">'):]
+gs = gs[:gs.find("</section>")]
+for g in rep.get("grades", []):
+    i = gs.find('data-metric="%s"' % g["metric"])
+    row = gs[i:gs.find("</tr>", i)] if i >= 0 else ""
+    if g["borderline"]:
+        want = "%s, tiers %d-%d of %d" % (g["between"], g["rank"] + 1, g["rank_hi"] + 1, g["tiers"])
+    else:
+        want = "%s, tier %d of %d (%d = best)" % (g["label"], g["rank"] + 1, g["tiers"], g["tiers"])
+    if H.escape(want) not in row:
+        fails.append("grade %s: %r not in its row %r" % (g["metric"], want, row[:200]))
+    if g["weak"] != ("<b>weak</b>" in row):
+        fails.append("grade %s: weak %s, row %r" % (g["metric"], g["weak"], row[:200]))
+for name, m in rep.get("metrics_detail", {}).items():
+    if m["disturbed"] and 'class="disturbed" data-metric="%s"' % name not in gs:
+        fails.append("disturbed %s has no marked row" % name)
 print("checked %d polylines, %d bars, %d svgs" % (checked, p.rects, p.svgs))
 if checked < 6:
     fails.append("only %d polylines checked, want >= 6 (randrw read+write, randread)" % checked)

@@ -64,6 +64,8 @@ for eng in io_uring libaio psync; do
 		"len(p['read']['iops_timeline']) == 1 and p['read']['iops_timeline'][0] > 0" \
 		"ps[1]['rw'] == 'randread' and 'write' not in ps[1] and ps[1]['iodepth'] == 8" \
 		"p['cpu']['usr_pct'] is not None and p['iodepth_avg'] <= $qd" \
+		"all(x['disturbance']['device'] and x['disturbance']['foreign_read_bytes'] is not None for x in ps)" \
+		"all(x['disturbance']['own_bytes'] >= x['read']['io_bytes'] + (x['write']['io_bytes'] if 'write' in x else 0) for x in ps)" \
 		&& empty_dir "$d"; then
 		t_ok "engine_$eng"
 	else

@@ -38,6 +38,20 @@ if t_json "$base/a.json" \
 	"s['generator_gbps'] > 0.5 and s['prng_gbps'] > 0.1" \
 	"'dirs' not in s"
 then t_ok basic_json_shape; else t_fail basic_json_shape; fi
+# the read: 3 passes over consecutive thirds, the figure = all bytes / all
+# seconds; every pass and run carries its disturbance (device found on a
+# real filesystem, never "not checked" there)
+if t_json "$base/a.json" \
+	"len(s['read']['passes']) == 3" \
+	"sum(p['bytes'] for p in s['read']['passes']) == $M" \
+	"all(p['bytes'] % 65536 == 0 and p['seconds'] > 0 for p in s['read']['passes'])" \
+	"abs(s['read']['seconds'] - sum(p['seconds'] for p in s['read']['passes'])) < 1e-6" \
+	"abs(s['read']['mbps'] - $M / s['read']['seconds'] / 1e6) < 1e-6 * s['read']['mbps']" \
+	"all(x['disturbance']['device'] and x['disturbance']['own_bytes'] > 0 for x in s['write']['runs'] + s['read']['passes'])" \
+	"all(x['disturbance']['foreign_write_bytes'] is not None for x in s['write']['runs'] + s['read']['passes'])" \
+	"all(x['disturbance']['own_bytes'] == $M for x in s['write']['runs'])" \
+	"sum(x['disturbance']['own_bytes'] for x in s['read']['passes']) == $M"
+then t_ok read_passes_and_disturbance; else t_fail read_passes_and_disturbance; fi
 empty_dir "$d" && t_ok basic_nothing_left || t_fail basic_nothing_left "$(ls -A "$d")"
 
 "$VPSBENCH" --only seq --seq-size 64M --seq-runs 1 --zero-fill --dir "$d" --json --quiet > "$base/z.json" 2>/dev/null
@@ -79,7 +93,7 @@ if grep -qE '^ I/O \(1st run\) +: [0-9]+ MB/s \([0-9]+ MiB/s\), flush [0-9.]+ s'
    grep -qE '^ I/O \(2nd run\) ' "$base/t.txt" &&
    grep -qE '^ Average +: [0-9]+\.[0-9] MB/s' "$base/t.txt" &&
    grep -qE '^ Spread +: min [0-9]+, max [0-9]+ MB/s, CoV [0-9.]+%' "$base/t.txt" &&
-   grep -qE '^ Read +: [0-9]+ MB/s \([0-9]+ MiB/s\) \(O_DIRECT\)' "$base/t.txt" &&
+   grep -qE '^ Read +: [0-9]+ MB/s \([0-9]+ MiB/s\)( ± [0-9]+)? \(O_DIRECT, 3 passes\)' "$base/t.txt" &&
    grep -qE '^ Device +: .+ on /' "$base/t.txt"; then
 	t_ok text_layout; else t_fail text_layout "$(grep -A12 Sequential "$base/t.txt")"; fi
 long=$(sed -n '/Sequential I\/O/,/Data generator/p' "$base/t.txt" | awk 'length > 80' | grep -v -- "$d" | head -3)

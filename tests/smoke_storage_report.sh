@@ -42,6 +42,8 @@ t_check "knee 8 GiB, 4 MiB file: cache_served in JSON" t_json "$D/k8.json" \
 	'j["rand"]["storage_report"]["cache_served"] is True' 'j["rand"]["storage_report"]["knee_size"] == 8 << 30' \
 	'p["size_bytes"] == 4 << 20 if "size_bytes" in p else True'
 t_check "knee 8 GiB: the text warns, naming the report" grep -q "cache-served.*$D/knee8g.json\|$D/knee8g.json.*cache-served" "$D/k8.txt"
+t_check "knee 8 GiB: the warning gives the 4 MiB file and the 8 GiB knee in their units" \
+	sh -c "tr -s '\\n ' '  ' < \"\$1\" | grep -q 'its 4.0 MiB test file sits below the cache cliff (~8.00 GiB)'" sh "$D/k8.txt"
 t_schema "report with storage_report validates" "$D/k8.json"
 t_check "knee 1 MiB, 4 MiB file: not cache-served, no warning" t_json "$D/k1.json" \
 	'j["rand"]["storage_report"]["cache_served"] is False' 'j["rand"]["storage_report"]["same_dir"] is True' \

@@ -323,7 +323,7 @@ TH_TEST(cpu_health_throttle_under_quota)
 	/* each pass ran 2.5 s and got 1.125 CPU-s: exactly 0.9 of 0.5 x 2.5 */
 	pass_cpu_set_share_q(&r->single.cpu, 1.125, 1, 0.5, 2.5);
 	pass_cpu_set_share_q(&r->multi.cpu, 1.125, 1, 0.5, 2.5);
-	health_assess(rep, h);
+	health_assess(rep, NULL, h);
 	t = hcheck(h, "cpu_throttle");
 	s = hcheck(h, "cpu_share");
 	TH_CHECK(t && t->state == HEALTH_PASSED);
@@ -332,7 +332,7 @@ TH_TEST(cpu_health_throttle_under_quota)
 	/* one pass a little under: both are problems */
 	memset(h, 0, sizeof(*h));
 	pass_cpu_set_share_q(&r->multi.cpu, 1.12, 1, 0.5, 2.5);
-	health_assess(rep, h);
+	health_assess(rep, NULL, h);
 	t = hcheck(h, "cpu_throttle");
 	s = hcheck(h, "cpu_share");
 	TH_CHECK(t && t->state == HEALTH_PROBLEM);
@@ -341,7 +341,7 @@ TH_TEST(cpu_health_throttle_under_quota)
 	memset(h, 0, sizeof(*h));
 	pass_cpu_set_share_q(&r->multi.cpu, 2.5, 1, 0, 2.5);
 	r->quota_cpus = (struct mdbl){ 0, false };
-	health_assess(rep, h);
+	health_assess(rep, NULL, h);
 	t = hcheck(h, "cpu_throttle");
 	TH_CHECK(t && t->state == HEALTH_PROBLEM);
 	free(rep);

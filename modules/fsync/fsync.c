@@ -87,6 +87,8 @@ static int preallocate(struct fsync_dir_result *r, int fd)
 static void measure(const struct bench_ctx *ctx, struct fsync_dir_result *r, const char *dir)
 {
 	struct testfile tf;
+	struct pass_io_dev iodev;
+	struct pass_io_snap snap;
 	struct fsync_work *w;
 	struct bench_step step;
 	char err[384], what[PATH_MAX + 64];
@@ -129,9 +131,15 @@ static void measure(const struct bench_ctx *ctx, struct fsync_dir_result *r, con
 	else
 		step.ns = r->time_cap_ns;
 	limit_s = (double)r->time_cap_ns / 1e9 + stall_deadline_s(0);
+	pass_io_dev_for(ctx->root, dir, &iodev);
+	pass_io_begin(ctx->root, &iodev, &snap);
 	bench_progress_step(ctx, &step, 0);
 	rc = stall_run(ctx, &w->sw, limit_s);
 	bench_progress_step(ctx, &step, 1);
+	if (rc == 0)
+		pass_io_end(ctx->root, &iodev, &snap, 0, w->writes * r->bs, w->syncs, 0, &r->dist);
+	else
+		pass_io_drop(&snap);
 	if (rc != 0) {
 		/* the worker may still be inside write() or fdatasync(): leave it its fd and w */
 		tf.fd = -1;

@@ -15,6 +15,7 @@
 #include "core/lat_hist.h"
 #include "core/module.h"
 #include "core/options.h"
+#include "core/pass_io.h"
 #include "core/storage.h"
 
 #define FSYNC_MAX_DIRS BENCH_MAX_DIRS
@@ -55,6 +56,7 @@ struct fsync_dir_result {
 	bool p99_low_confidence;       /* syncs < FSYNC_MIN_SYNCS_P99 */
 	struct fsync_lat sync;         /* fdatasync() latency: the figure */
 	struct fsync_lat write;        /* write() latency (the page cache) */
+	struct pass_io dist;           /* the pass's disturbance (!dist.checked: not checked) */
 };
 
 struct fsync_result {

@@ -245,8 +245,11 @@ static void merge_jobs(struct rand_pass_result *res, struct rand_job *jv, unsign
 }
 
 static void run_pass(const struct bench_ctx *ctx, struct rand_file *f,
-		     const struct rand_pass_spec *spec, const char *dir, struct rand_pass_result *res)
+		     const struct rand_pass_spec *spec, const char *dir,
+		     const struct pass_io_dev *iodev, struct rand_pass_result *res)
 {
+	struct pass_io_snap snap;
+	uint64_t own[2] = { 0, 0 }, own_ios = 0;
 	const struct bench_plan *plan = ctx->plan;
 	struct rand_pass_spec sp = *spec;
 	unsigned jobs = sp.jobs ? sp.jobs : ctx->cpus_usable, created = 0;
@@ -319,6 +322,7 @@ static void run_pass(const struct bench_ctx *ctx, struct rand_file *f,
 	snprintf(what, sizeof(what), "%s in %s", sp.name, dir);
 	step = (struct bench_step){ .module = "rand", .what = what, .ns = sp.ramp_ns + sp.runtime_ns,
 				    .ramp_ns = sp.ramp_ns, .slots = jobs };
+	pass_io_begin(ctx->root, iodev, &snap);
 	bench_progress_step(ctx, &step, 0);
 	for (unsigned i = 0; i < jobs; i++) {
 		int r;
@@ -345,6 +349,13 @@ static void run_pass(const struct bench_ctx *ctx, struct rand_file *f,
 	pthread_mutex_unlock(&gate.mu);
 	for (unsigned i = 0; i < created; i++)
 		pthread_join(jv[i].tid, NULL);
+	for (unsigned i = 0; i < created; i++)
+		for (int d = 0; d < 2; d++)
+			own[d] += jv[i].bytes[d] + jv[i].ramp_bytes[d],
+			own_ios += jv[i].ios[d] + jv[i].ramp_ios[d];
+	/* direct I/O of at most 64 KiB: one request each (else the count is not judged) */
+	pass_io_end(ctx->root, iodev, &snap, own[RD], own[WR], 0,
+		    res->direct && sp.bs <= 65536 ? own_ios : 0, &res->dist);
 	bench_progress_step(ctx, &step, 1);
 	pthread_cond_destroy(&gate.cv);
 	pthread_mutex_destroy(&gate.mu);
@@ -521,6 +532,7 @@ static void run_dir(const struct bench_ctx *ctx, struct rand_result *rr, const c
 	struct statvfs sv;
 	struct rand_file f;
 	struct fs_info fi;
+	struct pass_io_dev iodev;
 	char err[384], what[PATH_MAX + 16];
 	struct bench_step step;
 	unsigned first;
@@ -564,6 +576,7 @@ static void run_dir(const struct bench_ctx *ctx, struct rand_result *rr, const c
 			    "kernel 6.14+ O_DIRECT writes with data checksums are buffered", dir,
 			    strerror(-f.tf.nocow));
 	probe_dir(ctx, &f, dir, &fi.storage);
+	pass_io_dev_for(ctx->root, dir, &iodev);
 	first = rr->npass;
 	for (unsigned p = 0; p < plan->nrand; p++) {
 		struct rand_pass_result *res = new_result(rr);
@@ -580,7 +593,7 @@ static void run_dir(const struct bench_ctx *ctx, struct rand_result *rr, const c
 			continue;
 		}
 		res->storage = fi.storage;
-		run_pass(ctx, &f, &plan->rand[p], dir, res);
+		run_pass(ctx, &f, &plan->rand[p], dir, &iodev, res);
 	}
 	rand_file_close(&f);
 	lat_check(ctx, rr, first, dir);

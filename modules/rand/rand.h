@@ -12,6 +12,7 @@
 #include "core/fsinfo.h"
 #include "core/lat_hist.h"
 #include "core/module.h"
+#include "core/pass_io.h"
 #include "core/plan.h"
 #include "core/value.h"
 
@@ -80,6 +81,7 @@ struct rand_pass_result {
 	uint64_t qd_level[RAND_QD_LEVELS]; /* I/Os submitted at each in-flight level */
 	struct rand_dir_result dir_res[2];
 	struct rand_verify_result verify;
+	struct pass_io dist;   /* disturbance over ramp + runtime (not checked: !dist.checked) */
 };
 
 struct rand_result {

@@ -59,6 +59,8 @@ static double tv_s(const struct timeval *tv)
 static void reset_stats(struct rand_job *j)
 {
 	for (int d = 0; d < 2; d++) {
+		j->ramp_bytes[d] += j->bytes[d]; /* still the device's work: pass_io counts it */
+		j->ramp_ios[d] += j->ios[d];
 		lat_hist_reset(&j->clat[d]);
 		memset(&j->slat[d], 0, sizeof(j->slat[d]));
 		j->ios[d] = j->bytes[d] = j->short_ios[d] = 0;

@@ -54,6 +54,7 @@ struct rand_job {
 	unsigned depth_used;
 	uint64_t runtime_ns;     /* measured window: ramp end to drain end */
 	uint64_t ios[2], bytes[2], short_ios[2];
+	uint64_t ramp_bytes[2], ramp_ios[2]; /* done during the ramp (forgotten by the figures) */
 	struct lat_hist clat[2];
 	struct lat_stat slat[2];
 	uint32_t tl[2][RAND_TL_MAX];

@@ -28,6 +28,7 @@
 #include "core/fsinfo.h"
 #include "core/io_full.h"
 #include "core/live.h"
+#include "core/pass_io.h"
 #include "core/plan.h"
 #include "core/stall.h"
 #include "core/testfile.h"
@@ -447,6 +448,50 @@ static int seq_read_loop(const struct bench_ctx *ctx, struct seq_data *d, int fd
 }
 
 /*
+ * SEQ_READ_PASSES passes over consecutive parts of fd's file, from where
+ * fd stands: the same bytes as one pass over the file, each part timed on
+ * its own and checked for disturbance, so the read figure (all bytes over
+ * all seconds) has a spread. Returns read_all's result (1 stopped, 2
+ * timeout with *stuck); *got = bytes read by all passes.
+ */
+static int seq_read_passes(const struct bench_ctx *ctx, struct seq_data *d,
+			   struct seq_dir_result *r, int fd, uint64_t size, uint64_t *got,
+			   double *limit, bool *stuck)
+{
+	struct seq_read *rd = &r->read;
+	uint64_t blocks = size / d->bs, done = 0;
+	int rc = 0;
+
+	rd->npasses = 0;
+	*got = 0;
+	for (unsigned k = 0; k < SEQ_READ_PASSES; k++) {
+		uint64_t end = k + 1 == SEQ_READ_PASSES ? size : blocks * (k + 1) / SEQ_READ_PASSES * d->bs;
+		uint64_t part = end - done, g = 0;
+		struct seq_read_pass *x = &rd->passes[k];
+		struct pass_io_snap snap;
+		double t0, t1 = 0;
+
+		if (part == 0)
+			continue;
+		pass_io_begin(ctx->root, &r->iodev, &snap);
+		t0 = mono_s();
+		rc = seq_read_loop(ctx, d, fd, part, &g, &t1, limit, stuck);
+		*got += g;
+		if (rc != 0 || *stuck || g != part) {
+			pass_io_drop(&snap);
+			return rc;
+		}
+		pass_io_end(ctx->root, &r->iodev, &snap, g, 0, 0, 0, &x->dist);
+		x->bytes = g;
+		x->seconds = t1 - t0;
+		x->mbps = x->seconds > 0 ? (double)g / x->seconds / 1e6 : 0;
+		rd->npasses++;
+		done = end;
+	}
+	return rc;
+}
+
+/*
  * The read pass over the last written file: O_DIRECT, so it measures the
  * device. Where O_DIRECT is refused: fdatasync, POSIX_FADV_DONTNEED, then
  * a buffered read, labelled as such. Returns a pass status.
@@ -458,11 +503,10 @@ static enum seq_pass_status seq_read_pass(const struct bench_ctx *ctx,
 	struct seq_read *rd = &r->read;
 	const char *fst = r->fstype[0] ? r->fstype : "this filesystem";
 	uint64_t got = 0;
-	double t0, t1 = 0, limit = 0;
+	double secs = 0, limit = 0;
 	int fd, rc;
 
 	bench_phase(ctx, "seq-read", 0);
-	t0 = mono_s();
 	fd = seq_reopen(tf, O_RDONLY | O_DIRECT | O_CLOEXEC);
 	if (fd < 0 && errno != EINVAL) {
 		msg(r->reason, sizeof(r->reason), "cannot open %s for reading: %s", tf->path,
@@ -474,7 +518,7 @@ static enum seq_pass_status seq_read_pass(const struct bench_ctx *ctx,
 		msg(rd->reason, sizeof(rd->reason), "%s refuses O_DIRECT reads (open: %s)", fst,
 			 strerror(EINVAL));
 	} else {
-		rc = seq_read_loop(ctx, d, fd, size, &got, &t1, &limit, stuck);
+		rc = seq_read_passes(ctx, d, r, fd, size, &got, &limit, stuck);
 		if (*stuck)
 			goto stuck;
 		if (close(fd) < 0 && rc == 0)
@@ -513,14 +557,13 @@ static enum seq_pass_status seq_read_pass(const struct bench_ctx *ctx,
 			    r->dir, rd->cached_frac.v * 100);
 	bench_warn(ctx, "seq: %s: %s; read measured buffered after dropping the page cache", r->dir,
 		    rd->reason);
-	t0 = mono_s();
 	fd = seq_reopen(tf, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		msg(r->reason, sizeof(r->reason), "cannot open %s for reading: %s", tf->path,
 			 strerror(errno));
 		return SEQ_FAILED;
 	}
-	rc = seq_read_loop(ctx, d, fd, size, &got, &t1, &limit, stuck);
+	rc = seq_read_passes(ctx, d, r, fd, size, &got, &limit, stuck);
 	if (*stuck)
 		goto stuck;
 	if (close(fd) < 0 && rc == 0)
@@ -538,11 +581,13 @@ done:
 			 tf->path, got, size);
 		return SEQ_FAILED;
 	}
+	for (unsigned k = 0; k < rd->npasses; k++)
+		secs += rd->passes[k].seconds;
 	rd->bytes = mu64_of(got);
-	rd->seconds = mdbl_of(t1 - t0);
-	if (t1 > t0) {
-		rd->mbps = mdbl_of((double)got / (t1 - t0) / 1e6);
-		rd->mibps = mdbl_of((double)got / (t1 - t0) / (double)(1 << 20));
+	rd->seconds = mdbl_of(secs);
+	if (secs > 0) {
+		rd->mbps = mdbl_of((double)got / secs / 1e6);
+		rd->mibps = mdbl_of((double)got / secs / (double)(1 << 20));
 	}
 	return SEQ_DONE;
 stuck:
@@ -701,10 +746,12 @@ static void seq_dir_pass(const struct bench_ctx *ctx, struct seq_result *res,
 	r->direct = MB_UNKNOWN;
 	r->read.direct = MB_UNKNOWN;
 	seq_fs_checks(ctx, r, dir);
+	pass_io_dev_for(ctx->root, dir, &r->iodev);
 	where = r->mountpoint[0] ? r->mountpoint : dir;
 
 	while (run < sp->runs) {
 		struct seq_run res;
+		struct pass_io_snap snap;
 		enum run_rc rc;
 		uint64_t avail = 0;
 		bool scaled = false;
@@ -757,8 +804,13 @@ static void seq_dir_pass(const struct bench_ctx *ctx, struct seq_result *res,
 		msg(what, sizeof(what), "write run %u/%u in %s", run + 1, sp->runs, dir);
 		step = (struct bench_step){ .module = "seq", .what = what, .bytes = size, .slots = 1 };
 		bench_progress_step(ctx, &step, 0);
+		pass_io_begin(ctx->root, &r->iodev, &snap);
 		rc = seq_write_run(ctx, d, dir, direct, size, tag++, &tf, &res, &limit, stuck, err,
 				   sizeof(err));
+		if (rc == RUN_OK)
+			pass_io_end(ctx->root, &r->iodev, &snap, 0, size, 1, 0, &res.dist);
+		else
+			pass_io_drop(&snap);
 		bench_progress_step(ctx, &step, 1);
 		if (rc != RUN_NODIRECT && rc != RUN_SKIP)
 			started = true;

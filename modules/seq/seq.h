@@ -14,6 +14,7 @@
 
 #include "core/fsinfo.h"
 #include "core/options.h"
+#include "core/pass_io.h"
 #include "core/value.h"
 
 #define SEQ_MAX_RUNS 100            /* plan.c caps --seq-runs at 100 */
@@ -40,6 +41,20 @@ struct seq_run {
 	double mbps;           /* decimal MB/s, as dd prints */
 	double mibps;
 	bool outlier;          /* > 25% off the median of the runs */
+	struct pass_io dist;   /* the run's disturbance (foreign I/O, io pressure, steal) */
+};
+
+/*
+ * The read is SEQ_READ_PASSES passes over consecutive thirds of the file
+ * (the bytes and time of one whole-file pass), each timed and checked for
+ * disturbance on its own: the figure is all bytes over all seconds, its
+ * uncertainty the spread of the passes' rates.
+ */
+#define SEQ_READ_PASSES 3
+struct seq_read_pass {
+	uint64_t bytes;
+	double seconds, mbps;
+	struct pass_io dist;
 };
 
 struct seq_read {
@@ -48,6 +63,8 @@ struct seq_read {
 	struct mdbl seconds, mbps, mibps;
 	struct mdbl cached_frac; /* buffered read only: share still resident before reading */
 	char reason[192];        /* why not direct / why not run */
+	unsigned npasses;        /* passes with figures */
+	struct seq_read_pass passes[SEQ_READ_PASSES];
 };
 
 struct seq_dir_result {
@@ -74,6 +91,7 @@ struct seq_dir_result {
 	 */
 	struct mdbl total_mbps, total_mibps;
 	struct seq_read read;
+	struct pass_io_dev iodev;  /* the device the passes' disturbance is read on */
 };
 
 struct seq_result {

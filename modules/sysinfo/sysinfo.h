@@ -56,7 +56,7 @@ struct sys_mem {
 	struct host_mem_signs signs;  /* oversell signs now: balloon, KSM, swap, PSI */
 	unsigned nflags;
 	char flags[SYS_MEM_FLAGS][HOST_MEM_FLAG_LEN]; /* the signs seen, in words */
-	char signs_unknown[48];       /* "balloon, KSM, swap, pressure": not readable here */
+	char signs_unknown[48];       /* "KSM, swap, pressure": not readable here */
 };
 
 struct sys_dir {

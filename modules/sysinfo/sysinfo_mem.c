@@ -77,13 +77,13 @@ static void meminfo(const char *root, struct sys_mem *mem)
 /* Which signs could not be read, so "none seen" does not claim more than was looked at. */
 static void unknown_signs(const struct host_mem_signs *s, char *buf, size_t n)
 {
-	const char *name[4] = { "balloon", "KSM", "swap", "pressure" };
-	bool unknown[4] = { s->balloon == MB_UNKNOWN, s->ksm_run == MB_UNKNOWN, !s->swap_used.ok,
-			    !s->psi_some_avg10.ok };
+	/* the balloon driver is a figure (its own row), not a sign */
+	const char *name[3] = { "KSM", "swap", "pressure" };
+	bool unknown[3] = { s->ksm_run == MB_UNKNOWN, !s->swap_used.ok, !s->psi_some_avg10.ok };
 	size_t len = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 3; i++)
 		if (unknown[i] && len < n)
 			len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? ", " : "", name[i]);
 }

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "grade/grade.h"
+#include "render/marks.h"
 #include "html_chart.h"
 #include "render/render.h"
 
@@ -49,6 +50,7 @@ static const char css[] =
 	"th{color:var(--mute);font-weight:600}"
 	".t0{color:var(--bad);font-weight:600}.t1{color:var(--mid);font-weight:600}"
 	".t2{color:var(--ok);font-weight:600}"
+	"tr.borderline td,tr.disturbed td{font-style:italic}tr.weak td:first-child{font-weight:600}"
 	"svg{width:100%;max-width:32em;height:auto;display:block}"
 	".charts{display:flex;flex-wrap:wrap;gap:8px 16px}.charts svg{flex:1 1 20em}"
 	"svg text{fill:var(--mute);font-size:13px}"
@@ -615,25 +617,42 @@ static void chart_cpu_steal(FILE *f, const struct cpu_result *c)
 	fputs("\"/>\n</svg>\n", f);
 }
 
+/* A pass that did not get its CPU: its figure is shown, marked, not graded (as the text says). */
+static const char *disturbed_note(char *buf, size_t n, const struct pass_cpu *c)
+{
+	if (!c->disturbed)
+		return "";
+	if (c->share.ok)
+		snprintf(buf, n, " (disturbed: got %.0f%% of its CPU time; not graded)", 100.0 * c->share.v);
+	else
+		snprintf(buf, n, " (disturbed; not graded)");
+	return buf;
+}
+
 static void html_cpu(FILE *f, const struct bench_report *rep)
 {
 	const struct cpu_result *c = &rep->cpu;
+	char n1[80], nn[80];
+	const char *d1 = disturbed_note(n1, sizeof(n1), &c->single.cpu);
+	const char *dn = disturbed_note(nn, sizeof(nn), &c->multi.cpu);
 
 	fputs("<section id=\"cpu\"><h2>CPU</h2>\n<div class=\"card\"><div class=\"scroll\"><table>\n", f);
 	row(f, "Event", "sysbench cpu: primes below %u, %.1f s per pass", c->max_prime, c->time_s);
 	row(f, "Threads", "%u (%s)", c->threads, c->threads_source ? c->threads_source : "?");
 	if (c->single.eps.ok)
-		row(f, "1 thread", "%.2f events/s", c->single.eps.v);
+		row(f, "1 thread", "%.2f events/s%s", c->single.eps.v, d1);
 	if (c->multi.eps.ok)
-		row(f, "N threads", "%.2f events/s on %u threads", c->multi.eps.v, c->multi.threads);
+		row(f, "N threads", "%.2f events/s on %u threads%s", c->multi.eps.v, c->multi.threads, dn);
 	if (c->scaling.ok)
 		row(f, "Scaling", "%.2fx", c->scaling.v);
 	if (c->aes1.mbps.ok && c->aesn.mbps.ok)
-		row(f, "AES-256-GCM", "%.0f MB/s (1 thread), %.0f MB/s (%u threads)", c->aes1.mbps.v,
-		    c->aesn.mbps.v, c->aesn.threads);
+		row(f, "AES-256-GCM", "%.0f MB/s%s (1 thread), %.0f MB/s%s (%u threads)", c->aes1.mbps.v,
+		    c->aes1.cpu.disturbed ? " [disturbed]" : "", c->aesn.mbps.v,
+		    c->aesn.cpu.disturbed ? " [disturbed]" : "", c->aesn.threads);
 	if (c->sha1.mbps.ok && c->shan.mbps.ok)
-		row(f, "SHA-256", "%.0f MB/s (1 thread), %.0f MB/s (%u threads)", c->sha1.mbps.v,
-		    c->shan.mbps.v, c->shan.threads);
+		row(f, "SHA-256", "%.0f MB/s%s (1 thread), %.0f MB/s%s (%u threads)", c->sha1.mbps.v,
+		    c->sha1.cpu.disturbed ? " [disturbed]" : "", c->shan.mbps.v,
+		    c->shan.cpu.disturbed ? " [disturbed]" : "", c->shan.threads);
 	if (c->crypto_reason[0])
 		row(f, "Crypto", "%s", c->crypto_reason);
 	if (c->steal_pct.ok)
@@ -813,28 +832,77 @@ static bool warn_affects_grades(const char *msg)
 	return strncmp(msg, "seq", 3) == 0 || strncmp(msg, "rand", 4) == 0;
 }
 
+/* The value cell: "480 ± 12 MB/s" and, under it, what the uncertainty came from. */
+static void grade_value_cell(FILE *f, double v, double u, const char *unit, const struct metric *m)
+{
+	char val[96];
+
+	mark_value(val, sizeof(val), v, u, unit);
+	fputs("</td><td class=\"n\">", f);
+	html_esc(f, val);
+	if (m && m->uncert_from[0] && isfinite(u)) {
+		fputs("<br><small>from ", f);
+		html_esc(f, m->uncert_from);
+		fputs("</small>", f);
+	}
+}
+
+/*
+ * Grades: each figure's value ± its 95% uncertainty, its tier with the
+ * count ("tier 4 of 5 (5 = best)"), "between good and ideal" when
+ * borderline (class "borderline", no tier colour), "weak" on the weak
+ * figures; disturbed figures with their value and "disturbed: why" (class
+ * "disturbed"), never a tier.
+ */
 static void html_grades(FILE *f, const struct bench_report *rep)
 {
 	const struct grade_result *g = &rep->grade;
-	char num[32];
+	char num[32], tier[160];
 
 	if (!g->graded)
 		return;
 	fputs("<section id=\"grades\"><h2>Grades</h2>\n<div class=\"scroll\"><table>"
-	      "<tr><th>metric</th><th>value</th><th>grade</th><th>meaning</th></tr>\n", f);
+	      "<tr><th>metric</th><th>value (± 95% interval)</th><th>grade (tier 1 = worst)</th>"
+	      "<th>meaning</th></tr>\n", f);
 	for (unsigned i = 0; i < g->n; i++) {
 		const struct grade *x = &g->g[i];
 		int t = x->ntiers < 2 ? 1 : x->rank == 0 ? 0 : x->rank + 1 >= x->ntiers ? 2 : 1;
+		int w = mark_weak_pos(g, i);
 
-		grade_fmt_value(num, sizeof(num), x->value);
-		fputs("<tr><td>", f);
+		fprintf(f, "<tr class=\"%s\" data-metric=\"", x->borderline ? "borderline" :
+			w >= 0 ? "weak" : "graded");
 		html_esc(f, x->metric);
-		fputs("</td><td class=\"n\">", f);
-		escf(f, "%s %s", num, x->unit);
-		fprintf(f, "</td><td class=\"t%d\">", t);
-		html_esc(f, x->label);
+		fputs("\"><td>", f);
+		html_esc(f, x->metric);
+		grade_value_cell(f, x->value, mark_uncert(g, x), x->unit, mark_metric(g, x->metric));
+		mark_tier(tier, sizeof(tier), x);
+		if (x->borderline)
+			fputs("</td><td class=\"t1\">", f);
+		else
+			fprintf(f, "</td><td class=\"t%d\">", t);
+		html_esc(f, tier);
+		if (w >= 0)
+			fputs(" <b>weak</b>", f);
 		fputs("</td><td>", f);
-		html_esc(f, x->meaning);
+		html_esc(f, x->borderline ? "borderline: within its uncertainty of a tier bound, no tier named" :
+			 x->meaning);
+		fputs("</td></tr>\n", f);
+	}
+	for (unsigned i = 0; i < g->metrics.n; i++) {
+		const struct metric *m = &g->metrics.m[i];
+
+		if (!mark_ungraded_shown(g, m))
+			continue;
+		fprintf(f, "<tr class=\"%s\" data-metric=\"", m->disturbed ? "disturbed" : "ungraded");
+		html_esc(f, m->name);
+		fputs("\"><td>", f);
+		html_esc(f, m->name);
+		grade_value_cell(f, m->value, m->uncert, mark_unit(m->name), m);
+		fprintf(f, "</td><td class=\"t1\">%s</td><td>", m->disturbed ? "disturbed, not graded" :
+			"not graded");
+		if (m->disturbed)
+			fputs("disturbed: ", f);
+		html_esc(f, m->why_not[0] ? m->why_not : "");
 		fputs("</td></tr>\n", f);
 	}
 	for (unsigned i = 0; i < g->metrics.n; i++) {
@@ -849,6 +917,18 @@ static void html_grades(FILE *f, const struct bench_report *rep)
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table></div>\n", f);
+	if (g->nweak) {
+		fputs("<p id=\"weak\"><b>Weak for its size:</b> ", f);
+		for (unsigned k = 0; k < g->nweak && k < GRADE_MAX_WEAK; k++) {
+			if (g->weak[k] < 0 || (unsigned)g->weak[k] >= g->n)
+				continue;
+			if (k)
+				fputs(", ", f);
+			html_esc(f, g->g[g->weak[k]].metric);
+			fprintf(f, " (ln distance %.2f)", g->weak_ln[k]);
+		}
+		fputs("</p>\n", f);
+	}
 	grade_warnings(f, rep);
 	if (g->nreq) {
 		fprintf(f, "<h3>Requirements: %s</h3>\n<ul>\n", g->requirements_failed ? "FAILED" : "met");
@@ -892,7 +972,7 @@ static void html_oversell(FILE *f, const struct sys_mem *m)
 	if (s->psi_some_avg10.ok)
 		snprintf(d, sizeof(d), "some %.2f%% (avg10)", s->psi_some_avg10.v);
 	oversell_none_words(none, sizeof(none), m);
-	html_oversell_flags(f, "Oversell Signs", m->flags, m->nflags, true, none);
+	html_oversell_flags(f, "Guest Memory", m->flags, m->nflags, true, none);
 	row(f, "Balloon Driver", "%s", a);
 	row(f, "KSM", "%s", b);
 	row(f, "Memory Pressure", "%s", d);

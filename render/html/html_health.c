@@ -36,9 +36,9 @@ static void fit_rows(FILE *f, const struct grade_result *g)
 		html_esc(f, x->why);
 		/* the address as text: the page references nothing outside itself */
 		fputs("</td><td>", f);
-		html_esc(f, x->rule.source_url);
+		html_esc(f, x->rule.src.url);
 		fputs(": ", f);
-		html_esc(f, x->rule.source_says);
+		html_esc(f, x->rule.src.says);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table></div>\n", f);

@@ -196,6 +196,9 @@ void html_mem(FILE *f, const struct bench_report *rep)
 		snprintf(b1, sizeof(b1), "%u thread%s", s->threads, s->threads > 1 ? "s" : "");
 		snprintf(v, sizeof(v), "Copy %.0f, Scale %.0f, Add %.0f, Triad %.0f MB/s",
 			 s->mbps[MEM_COPY].v, s->mbps[MEM_SCALE].v, s->mbps[MEM_ADD].v, s->mbps[MEM_TRIAD].v);
+		if (s->cpu.disturbed) /* marked as the text marks it: shown, not graded */
+			snprintf(v + strlen(v), sizeof(v) - strlen(v), " (disturbed: got %.0f%% of its CPU "
+				 "time; not graded)", s->cpu.share.ok ? 100.0 * s->cpu.share.v : 0.0);
 		row(f, b1, v);
 	}
 	for (int k = 0; k < 2; k++) {
@@ -209,6 +212,9 @@ void html_mem(FILE *f, const struct bench_report *rep)
 			if (c->level_ns[l].ok)
 				u += (size_t)snprintf(v + u, sizeof(v) - u, "%s%s %.1f ns", u ? ", " : "",
 						      mem_level_names[l], c->level_ns[l].v);
+		if (u && c->cpu.disturbed && u < sizeof(v))
+			snprintf(v + u, sizeof(v) - u, " (disturbed: got %.0f%% of its CPU time; not graded)",
+				 c->cpu.share.ok ? 100.0 * c->cpu.share.v : 0.0);
 		/* the 4 KiB points beside the huge curve are the page-walk cost, as in the text */
 		row(f, k ? "Latency, huge pages" : c->page_walk ? "Page walks, 4 KiB" : "Latency, 4 KiB pages",
 		    u ? v : c->page_walk ? "at the huge-page curve's graded size" : "no plateau found");

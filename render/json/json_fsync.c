@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 
+#include "json_pass_io.h"
 #include "json_put.h"
 #include "render/render.h"
 
@@ -39,6 +40,7 @@ static cJSON *dir_json(const struct fsync_dir_result *d)
 	cJSON_AddNumberToObject(o, "runtime_s", (double)d->runtime_ns / 1e9);
 	json_add_mdbl(o, "syncs_per_s", (struct mdbl){ d->syncs_per_s, d->runtime_ns > 0 });
 	cJSON_AddBoolToObject(o, "p99_low_confidence", d->p99_low_confidence);
+	json_add_pass_io(o, &d->dist);
 	x = cJSON_AddObjectToObject(o, "sync");
 	if (x) {
 		cJSON_AddNumberToObject(x, "total_ios", (double)d->syncs);

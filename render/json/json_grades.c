@@ -2,13 +2,48 @@
  * json_grades.c — grades, requirements and metrics in the report;
  * the thresholds table (--dump-thresholds); compare as JSON.
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "grade/compare.h"
 #include "json_put.h"
+#include "render/marks.h"
 #include "render/render.h"
 
 #ifdef HAVE_CJSON
+
+/* A half-width: a number when finite; null when unknown or unbounded (uncertainty_from says). */
+static void add_uncert(cJSON *o, const struct metric *m, double u)
+{
+	json_add_mdbl(o, "uncertainty", (struct mdbl){ u, isfinite(u) });
+	json_add_str(o, "uncertainty_from", m ? m->uncert_from : NULL);
+}
+
+/*
+ * "metrics_detail": {name: {value, measured, graded, disturbed, why,
+ * uncertainty, uncertainty_from, low_confidence}}, beside "metrics" (name:
+ * value|null, kept as it was for older readers: null when not measured or
+ * disturbed).
+ */
+static void add_metrics_detail(cJSON *root, const struct grade_result *g)
+{
+	cJSON *det = cJSON_AddObjectToObject(root, "metrics_detail");
+
+	for (unsigned i = 0; det && i < g->metrics.n; i++) {
+		const struct metric *m = &g->metrics.m[i];
+		cJSON *o = cJSON_AddObjectToObject(det, m->name);
+
+		if (!o)
+			break;
+		json_add_mdbl(o, "value", (struct mdbl){ m->value, m->measured });
+		cJSON_AddBoolToObject(o, "measured", m->measured);
+		cJSON_AddBoolToObject(o, "graded", grade_get(g, m->name) != NULL);
+		cJSON_AddBoolToObject(o, "disturbed", m->measured && m->disturbed);
+		json_add_str(o, "why", m->why_not);
+		add_uncert(o, m, m->measured ? m->uncert : NAN);
+		cJSON_AddBoolToObject(o, "low_confidence", m->measured && m->low_confidence);
+	}
+}
 
 void json_add_grades(cJSON *root, const struct grade_result *g)
 {
@@ -20,6 +55,7 @@ void json_add_grades(cJSON *root, const struct grade_result *g)
 	for (unsigned i = 0; arr && i < g->n; i++) {
 		const struct grade *x = &g->g[i];
 		cJSON *o = cJSON_CreateObject();
+		int w = mark_weak_pos(g, i);
 
 		if (!o)
 			break;
@@ -32,14 +68,25 @@ void json_add_grades(cJSON *root, const struct grade_result *g)
 		cJSON_AddNumberToObject(o, "rank", x->rank);
 		cJSON_AddNumberToObject(o, "tiers", x->ntiers);
 		json_add_mdbl(o, "spread_pct", (struct mdbl){ x->spread_pct, x->spread_pct >= 0 });
+		json_add_source(o, &x->src);
+		add_uncert(o, mark_metric(g, x->metric), mark_uncert(g, x));
+		cJSON_AddBoolToObject(o, "borderline", x->borderline);
+		json_add_str(o, "between", x->borderline ? x->between : NULL);
+		if (x->borderline)
+			cJSON_AddNumberToObject(o, "rank_hi", x->rank_hi);
+		cJSON_AddBoolToObject(o, "weak", w >= 0);
+		if (w >= 0)
+			cJSON_AddNumberToObject(o, "weak_ln", g->weak_ln[w]);
 		cJSON_AddItemToArray(arr, o);
 	}
 	metrics = cJSON_AddObjectToObject(root, "metrics");
 	for (unsigned i = 0; metrics && i < g->metrics.n; i++) {
 		const struct metric *m = &g->metrics.m[i];
 
-		json_add_mdbl(metrics, m->name, (struct mdbl){ m->value, m->measured });
+		/* a disturbed figure stays null here, as before: fleet and compare read this */
+		json_add_mdbl(metrics, m->name, (struct mdbl){ m->value, m->measured && !m->disturbed });
 	}
+	add_metrics_detail(root, g);
 	if (!g->nreq)
 		return;
 	reqs = cJSON_AddArrayToObject(root, "requirements");
@@ -95,6 +142,7 @@ char *json_thresholds(const struct grade_table *t)
 			else
 				cJSON_AddNumberToObject(to, bkey, gt->bound);
 		}
+		json_add_source(o, &d->src);
 	}
 	arr = cJSON_AddArrayToObject(root, "rules");
 	for (unsigned i = 0; arr && i < t->nrules; i++) {
@@ -104,6 +152,22 @@ char *json_thresholds(const struct grade_table *t)
 			goto out;
 		cJSON_AddItemToArray(arr, o);
 		json_rule_fields(o, &t->rule[i]);
+	}
+	arr = cJSON_AddArrayToObject(root, "health");
+	for (unsigned i = 0; arr && i < t->nhealth; i++) {
+		const struct health_bound *b = &t->health[i];
+		cJSON *o = cJSON_CreateObject();
+
+		if (!o)
+			goto out;
+		cJSON_AddItemToArray(arr, o);
+		cJSON_AddStringToObject(o, "name", b->name);
+		cJSON_AddNumberToObject(o, "value", b->value);
+		cJSON_AddStringToObject(o, "unit", b->unit);
+		cJSON_AddStringToObject(o, "description", b->desc);
+		cJSON_AddNumberToObject(o, "min", b->min);
+		cJSON_AddNumberToObject(o, "max", b->max);
+		json_add_source(o, &b->src);
 	}
 	out = cJSON_Print(root);
 out:

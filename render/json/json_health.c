@@ -1,9 +1,11 @@
 /*
  * json_health.c — the "verdict" and "health" objects, first in the JSON
  * report after the run: the verdict line, its fit-for answers (each with
- * its rule's source) and the weak resource; each health check with its
+ * its rule's conditions and source) and the weak figures; each health check with its
  * state, evidence and figures.
  */
+#include <math.h>
+
 #include "json_put.h"
 #include "render/render.h"
 
@@ -14,25 +16,36 @@ static const char *state_name(enum health_state s)
 	return s == HEALTH_PROBLEM ? "problem" : s == HEALTH_NOT_RUN ? "not_run" : "passed";
 }
 
-static void add_source(cJSON *o, const struct grade_rule *r)
+/* "source": {"url", "says"} into o (also each grade's and health bound's). */
+void json_add_source(cJSON *o, const struct grade_source *src)
 {
-	cJSON *src = cJSON_AddObjectToObject(o, "source");
+	cJSON *j = cJSON_AddObjectToObject(o, "source");
 
-	if (!src)
+	if (!j)
 		return;
-	cJSON_AddStringToObject(src, "url", r->source_url);
-	cJSON_AddStringToObject(src, "says", r->source_says);
+	cJSON_AddStringToObject(j, "url", src->url);
+	cJSON_AddStringToObject(j, "says", src->says);
 }
 
 /* One rule as the thresholds file spells it (also --dump-thresholds). */
 void json_rule_fields(cJSON *o, const struct grade_rule *r)
 {
+	cJSON *conds;
+
 	cJSON_AddStringToObject(o, "rule", r->rule);
 	cJSON_AddStringToObject(o, "for", r->for_what);
-	cJSON_AddStringToObject(o, "metric", r->metric);
-	cJSON_AddStringToObject(o, "op", grade_op_text(r->op));
-	cJSON_AddNumberToObject(o, "value", r->bound);
-	add_source(o, r);
+	conds = cJSON_AddArrayToObject(o, "conditions");
+	for (unsigned i = 0; conds && i < r->ncond && i < GRADE_MAX_COND; i++) {
+		cJSON *c = cJSON_CreateObject();
+
+		if (!c)
+			break;
+		cJSON_AddItemToArray(conds, c);
+		cJSON_AddStringToObject(c, "metric", r->cond[i].metric);
+		cJSON_AddStringToObject(c, "op", grade_op_text(r->cond[i].op));
+		cJSON_AddNumberToObject(c, "value", r->cond[i].bound);
+	}
+	json_add_source(o, &r->src);
 }
 
 static const char *answer_name(enum fit_answer a)
@@ -43,7 +56,7 @@ static const char *answer_name(enum fit_answer a)
 void json_add_verdict(cJSON *root, const struct bench_report *rep)
 {
 	const struct grade_result *g = &rep->grade;
-	cJSON *v, *fit;
+	cJSON *v, *fit, *weak;
 
 	if (!g->graded)
 		return;
@@ -64,12 +77,26 @@ void json_add_verdict(cJSON *root, const struct bench_report *rep)
 		cJSON_AddStringToObject(o, "answer", answer_name(f->answer));
 		json_add_mdbl(o, "measured", (struct mdbl){ f->value, f->measured });
 		cJSON_AddBoolToObject(o, "low_confidence", f->low_confidence);
+		cJSON_AddBoolToObject(o, "disturbed", f->disturbed);
 		cJSON_AddStringToObject(o, "why", f->why);
 	}
-	json_add_str(v, "weakest", g->weakest >= 0 ? g->g[g->weakest].metric : NULL);
-	json_add_str(v, "tier", g->weakest >= 0 ? g->g[g->weakest].tier : NULL);
-	json_add_mdbl(v, "value", (struct mdbl){ g->weakest >= 0 ? g->g[g->weakest].value : 0,
-						 g->weakest >= 0 });
+	/* every robustly worst-tier figure, furthest off (|ln(value / next bound)|) first */
+	weak = cJSON_AddArrayToObject(v, "weak");
+	for (unsigned i = 0; weak && i < g->nweak; i++) {
+		const struct grade *x = &g->g[g->weak[i]];
+		cJSON *o = cJSON_CreateObject();
+
+		if (!o)
+			break;
+		cJSON_AddItemToArray(weak, o);
+		cJSON_AddStringToObject(o, "metric", x->metric);
+		cJSON_AddNumberToObject(o, "value", x->value);
+		cJSON_AddStringToObject(o, "unit", x->unit);
+		cJSON_AddStringToObject(o, "tier", x->tier);
+		cJSON_AddStringToObject(o, "label", x->label);
+		cJSON_AddStringToObject(o, "meaning", x->meaning);
+		json_add_mdbl(o, "ln_off", (struct mdbl){ g->weak_ln[i], isfinite(g->weak_ln[i]) });
+	}
 }
 
 void json_add_health(cJSON *root, const struct health_result *h)

@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 
+#include "json_pass_io.h"
 #include "json_put.h"
 #include "render/render.h"
 
@@ -120,6 +121,7 @@ static cJSON *pass_json(const struct rand_pass_result *p)
 		add_dir(o, "read", &p->dir_res[RD], p->runtime_ms);
 		add_dir(o, "write", &p->dir_res[WR], p->runtime_ms);
 	}
+	json_add_pass_io(o, &p->dist);
 	if (p->verify.ran) {
 		cJSON *v = cJSON_AddObjectToObject(o, "verify"), *a;
 

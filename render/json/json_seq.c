@@ -3,6 +3,7 @@
  * and with several dirs also "dirs": [ one object of the same shape each ].
  * Unknown or not measured values are null.
  */
+#include "json_pass_io.h"
 #include "json_put.h"
 #include "render/render.h"
 
@@ -54,6 +55,7 @@ static int seq_dir_fill(cJSON *o, const struct seq_result *s, const struct seq_d
 		json_add_mdbl(e, "mbps", num(x->mbps, x->seconds > 0));
 		json_add_mdbl(e, "mibps", num(x->mibps, x->seconds > 0));
 		cJSON_AddBoolToObject(e, "outlier", x->outlier);
+		json_add_pass_io(e, &x->dist);
 	}
 	json_add_mdbl(w, "avg_mbps", r->avg_mbps);
 	json_add_mdbl(w, "avg_mibps", r->avg_mibps);
@@ -73,6 +75,21 @@ static int seq_dir_fill(cJSON *o, const struct seq_result *s, const struct seq_d
 	json_add_mu64(rd, "bytes", r->read.bytes);
 	json_add_mdbl(rd, "cached_fraction", r->read.cached_frac);
 	json_add_str(rd, "reason", r->read.reason);
+	runs = cJSON_AddArrayToObject(rd, "passes");
+	if (!runs)
+		return -1;
+	for (unsigned i = 0; i < r->read.npasses; i++) {
+		const struct seq_read_pass *x = &r->read.passes[i];
+		cJSON *e = cJSON_CreateObject();
+
+		if (!e)
+			return -1;
+		cJSON_AddItemToArray(runs, e);
+		cJSON_AddNumberToObject(e, "bytes", (double)x->bytes);
+		cJSON_AddNumberToObject(e, "seconds", x->seconds);
+		json_add_mdbl(e, "mbps", num(x->mbps, x->seconds > 0));
+		json_add_pass_io(e, &x->dist);
+	}
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "render/render.h"
+#include "text_pass_io.h"
 #include "text_put.h"
 
 static void lat_line(FILE *f, const struct render_style *st, const char *label,
@@ -28,6 +29,8 @@ static void lat_line(FILE *f, const struct render_style *st, const char *label,
 		text_color(st, "\033[0m"), p50, p99, p999, mx);
 	text_grade_tag(f, st, g, metric, 50 + strlen(p50) + strlen(p99) + strlen(p999) + strlen(mx),
 		       25);
+	/* the ± of the p99: its order-statistic interval */
+	text_pct_pm(f, st, "  p99", true, g, metric);
 }
 
 static void dir_block(FILE *f, const struct bench_report *rep, const struct fsync_dir_result *d,
@@ -64,6 +67,7 @@ static void dir_block(FILE *f, const struct bench_report *rep, const struct fsyn
 		text_kv(f, st, "  p99 confidence", "low: %" PRIu64 " syncs, fewer than %u",
 			d->syncs, FSYNC_MIN_SYNCS_P99);
 	lat_line(f, st, "write()", &d->write, &rep->grade, "");
+	text_disturbed(f, st, "Disturbed", true, "", &d->dist);
 }
 
 void text_fsync(FILE *f, const struct bench_report *rep, const struct render_style *st)

@@ -7,8 +7,28 @@
 #include <string.h>
 
 #include "grade/compare.h"
+#include "render/marks.h"
 #include "render/render.h"
 #include "text_put.h"
+
+/*
+ * Each figure on two lines: its value ± its 95% uncertainty and where that
+ * came from; then its tier with the count ("tier 4 of 5 (5 = best)") and
+ * meaning, "between good and ideal" when borderline, "[weak]" when it is
+ * one of the weak figures; a disturbed figure's value and "disturbed: why",
+ * never a tier.
+ */
+static void value_line(FILE *f, const char *name, double v, double u, const char *unit,
+		       const struct metric *m)
+{
+	char val[96];
+
+	mark_value(val, sizeof(val), v, u, unit);
+	if (m && m->uncert_from[0] && isfinite(u))
+		fprintf(f, " %-16s %s, from %s\n", name, val, m->uncert_from);
+	else
+		fprintf(f, " %-16s %s\n", name, val);
+}
 
 void text_grades(FILE *f, const struct bench_report *rep, const struct render_style *st)
 {
@@ -17,25 +37,51 @@ void text_grades(FILE *f, const struct bench_report *rep, const struct render_st
 	bool any = g->n > 0 || g->nreq > 0;
 
 	for (unsigned i = 0; i < g->metrics.n; i++)
-		any = any || (g->metrics.m[i].selected && !g->metrics.m[i].measured);
+		any = any || (g->metrics.m[i].selected && !g->metrics.m[i].measured) ||
+		      mark_ungraded_shown(g, &g->metrics.m[i]);
 	if (!g->graded || !any)
 		return;
-	text_heading(f, st, "Grades");
+	text_heading(f, st, "Grades (± is the 95% interval; tier 1 = worst)");
 	for (unsigned i = 0; i < g->n; i++) {
 		const struct grade *x = &g->g[i];
-		char num[32], val[56];
+		int w = mark_weak_pos(g, i);
+		const char *mean = x->borderline ? "borderline" : x->meaning;
+		char tier[160];
 
-		grade_fmt_value(num, sizeof(num), x->value);
-		snprintf(val, sizeof(val), "%s %s", num, x->unit);
-		fprintf(f, " %-16s %14s  %s%-10s%s %s\n", x->metric, val,
-			text_tier_color(st, x->rank, x->ntiers), x->label, text_color(st, "\033[0m"),
-			x->meaning);
+		value_line(f, x->metric, x->value, mark_uncert(g, x), x->unit, mark_metric(g, x->metric));
+		mark_tier(tier, sizeof(tier), x);
+		fprintf(f, " %-16s %s%s%s:", "", x->borderline ? text_color(st, "\033[33m") :
+			text_tier_color(st, x->rank, x->ntiers), tier, text_color(st, "\033[0m"));
+		/* the meaning on a line of its own when the two pass 80 columns */
+		if (18 + strlen(tier) + 2 + strlen(mean) + (w >= 0 ? 7 : 0) > 80)
+			fprintf(f, "\n %-16s", "");
+		fprintf(f, " %s%s%s%s\n", mean, w >= 0 ? text_color(st, "\033[31m") : "",
+			w >= 0 ? " [weak]" : "", w >= 0 ? text_color(st, "\033[0m") : "");
+	}
+	for (unsigned i = 0; i < g->metrics.n; i++) {
+		const struct metric *m = &g->metrics.m[i];
+
+		if (!mark_ungraded_shown(g, m))
+			continue;
+		value_line(f, m->name, m->value, m->uncert, mark_unit(m->name), m);
+		fprintf(f, " %-16s %s%s%s%s; not graded\n", "",
+			m->disturbed ? text_color(st, "\033[33m") : "",
+			m->disturbed ? "disturbed: " : "", m->why_not[0] ? m->why_not : "disturbed",
+			m->disturbed ? text_color(st, "\033[0m") : "");
 	}
 	for (unsigned i = 0; i < g->metrics.n; i++) {
 		const struct metric *m = &g->metrics.m[i];
 
 		if (!m->measured && m->selected && m->why_not[0])
 			fprintf(f, " %-16s %14s  %s\n", m->name, "not graded", m->why_not);
+	}
+	if (g->nweak) {
+		fputs(" weak for its size:", f);
+		for (unsigned k = 0; k < g->nweak && k < GRADE_MAX_WEAK; k++)
+			if (g->weak[k] >= 0 && (unsigned)g->weak[k] < g->n)
+				fprintf(f, "%s %s (ln distance %.2f)", k ? "," : "",
+					g->g[g->weak[k]].metric, g->weak_ln[k]);
+		fputc('\n', f);
 	}
 	if (g->nreq) {
 		text_heading(f, st, g->requirements_failed ? "Requirements: FAILED" : "Requirements: met");

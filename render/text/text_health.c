@@ -91,14 +91,14 @@ void text_fit(FILE *f, const struct bench_report *rep, const struct render_style
 		const struct fit_result *x = &g->fit[i];
 		const char *word = x->answer == FIT_YES ? "yes" : x->answer == FIT_NO ? "no" : "unknown";
 
-		char line[480], head2[64];
+		char line[800], head2[64];
 
 		snprintf(head2, sizeof(head2), " %-9s %s%-7s%s", x->rule.rule,
 			 text_color(st, x->answer == FIT_YES ? "\033[32m" : x->answer == FIT_NO ?
 				    "\033[31m" : "\033[33m"), word, text_color(st, "\033[0m"));
 		snprintf(line, sizeof(line), "%s; for %s", x->why, x->rule.for_what);
 		wrap(f, head2, 18, line);
-		snprintf(line, sizeof(line), "source: %s %s", x->rule.source_url, x->rule.source_says);
+		snprintf(line, sizeof(line), "source: %s %s", x->rule.src.url, x->rule.src.says);
 		wrap(f, "                  ", 18, line);
 	}
 }

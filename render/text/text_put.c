@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "render/marks.h"
 #include "text_put.h"
 
 const char *text_color(const struct render_style *st, const char *code)
@@ -47,14 +48,36 @@ void text_grade_tag(FILE *f, const struct render_style *st, const struct grade_r
 		    const char *metric, size_t used, unsigned indent)
 {
 	const struct grade *x = grade_get(g, metric);
+	const struct metric *m = x ? NULL : metric_get(&g->metrics, metric);
+	char tier[160];
 
 	if (x) {
-		if (used + 2 + strlen(x->label) + 2 + strlen(x->meaning) > 79)
+		const char *mean = x->borderline ? "borderline" : x->meaning;
+
+		mark_tier(tier, sizeof(tier), x);
+		if (used + 2 + strlen(tier) + 2 + strlen(mean) > 79) {
+			fprintf(f, "\n%*s", (int)indent, "");
+			used = indent;
+		} else {
+			fputs("  ", f);
+			used += 2;
+		}
+		fprintf(f, "%s%s%s:", x->borderline ? text_color(st, "\033[33m") :
+			text_tier_color(st, x->rank, x->ntiers), tier, text_color(st, "\033[0m"));
+		/* the meaning under the tier when both do not fit in 80 columns */
+		if (used + strlen(tier) + 2 + strlen(mean) > 79)
+			fprintf(f, "\n%*s%s", (int)indent, "", mean);
+		else
+			fprintf(f, " %s", mean);
+	} else if (m && m->measured && m->disturbed) {
+		/* the why is long: the Grades section (and a disk pass's own line) says it */
+		static const char tag[] = "disturbed: not graded (why: Grades)";
+
+		if (used + 2 + strlen(tag) > 79)
 			fprintf(f, "\n%*s", (int)indent, "");
 		else
 			fputs("  ", f);
-		fprintf(f, "%s%s%s: %s", text_tier_color(st, x->rank, x->ntiers), x->label,
-			text_color(st, "\033[0m"), x->meaning);
+		fprintf(f, "%s%s%s", text_color(st, "\033[33m"), tag, text_color(st, "\033[0m"));
 	}
 	fputc('\n', f);
 }

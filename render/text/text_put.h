@@ -17,10 +17,12 @@ const char *text_color(const struct render_style *st, const char *code); /* "" w
 /* Red for the lowest tier, green for the top one, yellow between. */
 const char *text_tier_color(const struct render_style *st, unsigned rank, unsigned ntiers);
 /*
- * The grade of metric beside a figure: "  ideal: ideal for a web VPS" after
- * the text already printed on the line (used columns), wrapped under it
- * (indent columns) when it would pass 80 columns; ends the line. Nothing but
- * the newline when the metric was not graded.
+ * The grade of metric beside a figure: "  ideal, tier 4 of 5 (5 = best):
+ * ideal for a web VPS" ("between good and ideal, tiers 3-4 of 5 ...:
+ * borderline" when borderline, "disturbed: why" for a disturbed figure)
+ * after the text already printed on the line (used columns), wrapped under
+ * it (indent columns) when it would pass 80 columns; ends the line. Nothing
+ * but the newline when the metric was neither graded nor disturbed.
  */
 void text_grade_tag(FILE *f, const struct render_style *st, const struct grade_result *g,
 		    const char *metric, size_t used, unsigned indent);

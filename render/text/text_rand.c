@@ -1,10 +1,12 @@
 /*
  * text_rand.c — the rand section: fio-style lines per pass, 80 columns.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "render/render.h"
+#include "text_pass_io.h"
 #include "text_put.h"
 
 /* indexes into lat_default_percentiles */
@@ -43,6 +45,8 @@ static void dir_lines(FILE *f, const struct rand_dir_result *d, const char *labe
 	fprintf(f, "           clat p50 %s, p99 %s, p99.9 %s, max %s", p50, p99, p999, mx);
 	text_grade_tag(f, st, g, lat ? "lat_p99_ms" : "", 38 + strlen(p50) + strlen(p99) +
 		       strlen(p999) + strlen(mx), 11);
+	/* the ± of the graded p99: its order-statistic interval */
+	text_pct_pm(f, st, "           p99 ", false, g, lat ? "lat_p99_ms" : "");
 }
 
 static void pass_block(FILE *f, const struct bench_report *rep, const struct rand_pass_result *p,
@@ -83,15 +87,24 @@ static void pass_block(FILE *f, const struct bench_report *rep, const struct ran
 	if (p->dir_res[WR].present)
 		dir_lines(f, &p->dir_res[WR], "write", &rep->grade, false, st);
 	if (is_main && grade_get(&rep->grade, "rand_iops")) {
-		char iops[32];
-		double t = (p->dir_res[RD].present ? p->dir_res[RD].iops : 0) +
+		char iops[32], pm[48];
+		double u, t = (p->dir_res[RD].present ? p->dir_res[RD].iops : 0) +
 			   (p->dir_res[WR].present ? p->dir_res[WR].iops : 0);
 
-		/* rand_iops: read + write of the main pass */
+		/* rand_iops: read + write of the main pass, ± from its per-second totals */
 		fmt_num2str(iops, sizeof(iops), t, false, NULL);
-		fprintf(f, "    total: IOPS=%s", iops);
-		text_grade_tag(f, st, &rep->grade, "rand_iops", 16 + strlen(iops), 11);
+		pm[0] = '\0';
+		u = text_uncert(&rep->grade, "rand_iops");
+		if (isfinite(u)) {
+			char us[32];
+
+			fmt_num2str(us, sizeof(us), u, false, NULL);
+			snprintf(pm, sizeof(pm), " \u00b1 %s", us);
+		}
+		fprintf(f, "    total: IOPS=%s%s", iops, pm);
+		text_grade_tag(f, st, &rep->grade, "rand_iops", 16 + strlen(iops) + strlen(pm), 11);
 	}
+	text_disturbed(f, st, "   disturbed: ", false, "", &p->dist);
 	fprintf(f, "   cpu   : ");
 	if (p->usr_pct.ok)
 		fprintf(f, "usr=%.1f%%, sys=%.1f%%", p->usr_pct.v, p->sys_pct.v);

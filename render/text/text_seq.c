@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "render/render.h"
+#include "text_pass_io.h"
 #include "text_put.h"
 
 static void text_seq_dir(FILE *f, const struct bench_report *rep, const struct bench_plan *plan,
@@ -49,6 +50,7 @@ static void text_seq_dir(FILE *f, const struct bench_report *rep, const struct b
 		snprintf(label, sizeof(label), "I/O (%s run)", seq_ordinal(i + 1, ord, sizeof(ord)));
 		text_kv(f, st, label, "%.0f MB/s (%.0f MiB/s), flush %.2f s%s", x->mbps, x->mibps,
 			x->flush_seconds, x->outlier ? "  [outlier]" : "");
+		text_disturbed(f, st, "  Disturbed", true, "", &x->dist);
 	}
 	if (r->avg_mbps.ok) {
 		if (r->avg_mibps.ok)
@@ -58,10 +60,11 @@ static void text_seq_dir(FILE *f, const struct bench_report *rep, const struct b
 			text_kv(f, st, "Average", "%.1f MB/s, mean of the runs", r->avg_mbps.v);
 	}
 	if (r->total_mbps.ok) {
-		char v[80];
+		char v[128], pm[48];
 
-		snprintf(v, sizeof(v), "%.1f MB/s (%.1f MiB/s), bytes / seconds", r->total_mbps.v,
-			 r->total_mibps.v);
+		snprintf(v, sizeof(v), "%.1f MB/s (%.1f MiB/s)%s, bytes / seconds", r->total_mbps.v,
+			 r->total_mibps.v, text_pm(pm, sizeof(pm), &rep->grade,
+						   first ? "seq_write_mbps" : "", 1, "%.0f"));
 		/* grade_metrics.c grades the first directory's figures: this one */
 		fprintf(f, " %s%-22s%s: %s", text_color(st, "\033[36m"), "Sustained",
 			text_color(st, "\033[0m"), v);
@@ -76,10 +79,12 @@ static void text_seq_dir(FILE *f, const struct bench_report *rep, const struct b
 				r->max_mbps.v);
 	}
 	if (r->read.mbps.ok && r->read.direct == MB_TRUE) {
-		char v[64];
+		char v[128], pm[48];
 
-		snprintf(v, sizeof(v), "%.0f MB/s (%.0f MiB/s) (O_DIRECT)", r->read.mbps.v,
-			 r->read.mibps.v);
+		snprintf(v, sizeof(v), "%.0f MB/s (%.0f MiB/s)%s (O_DIRECT, %u passes)", r->read.mbps.v,
+			 r->read.mibps.v, text_pm(pm, sizeof(pm), &rep->grade,
+						  first ? "seq_read_mbps" : "", 1, "%.0f"),
+			 r->read.npasses);
 		fprintf(f, " %s%-22s%s: %s", text_color(st, "\033[36m"), "Read",
 			text_color(st, "\033[0m"), v);
 		text_grade_tag(f, st, &rep->grade, first ? "seq_read_mbps" : "", 25 + strlen(v), 25);
@@ -92,6 +97,12 @@ static void text_seq_dir(FILE *f, const struct bench_report *rep, const struct b
 			r->read.mbps.v, r->read.mibps.v);
 	else
 		text_kv(f, st, "Read", "unknown%s%s", r->read.reason[0] ? ": " : "", r->read.reason);
+	for (unsigned i = 0; i < r->read.npasses; i++) {
+		char what[24];
+
+		snprintf(what, sizeof(what), "read pass %u", i + 1);
+		text_disturbed(f, st, "  Disturbed", true, what, &r->read.passes[i].dist);
+	}
 }
 
 void text_seq(FILE *f, const struct bench_report *rep, const struct bench_plan *plan,

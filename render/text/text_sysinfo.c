@@ -120,7 +120,7 @@ static void text_oversell(FILE *f, const struct sys_mem *m, const struct render_
 	else
 		text_kv(f, st, "Memory Pressure", "unknown");
 	oversell_none_words(none, sizeof(none), m);
-	text_oversell_flags(f, st, "Oversell Signs", m->flags, m->nflags, none);
+	text_oversell_flags(f, st, "Guest Memory", m->flags, m->nflags, none);
 }
 
 static void text_mem(FILE *f, const struct sys_mem *m, const struct render_style *st)

@@ -262,13 +262,32 @@ def check_cpu_mem_json(j):
 
 
 def check_tiers(j, dump):
+    """Each grade against the dumped bounds and the borderline rule: a named
+    tier only when no bound lies strictly inside (v - u, v + u); else
+    borderline with rank the worse end's tier and rank_hi the better end's."""
     spec = {m["metric"]: m for m in dump["metrics"]}
     for g in j.get("grades") or []:
         if g.get("value") is None or g["metric"] not in spec:
             continue
-        want = tier_of(spec[g["metric"]], g["value"])
-        claim(want == (g["tier"], g["rank"]),
-              "grade %s = %r: tier %r rank %r, bounds say %r" % (g["metric"], g["value"], g["tier"], g.get("rank"), want))
+        sp, v, u = spec[g["metric"]], g["value"], g.get("uncertainty")
+        claim(isinstance(u, (int, float)) and u >= 0,
+              "grade %s = %r is graded without a finite uncertainty (%r)" % (g["metric"], v, u))
+        if not isinstance(u, (int, float)):
+            continue
+        lo, hi = tier_of(sp, v - u), tier_of(sp, v + u)
+        if sp["direction"] == "lower":
+            lo, hi = hi, lo
+        inside = [b for b in (t.get("min", t.get("max")) for t in sp["tiers"])
+                  if b is not None and v - u < b < v + u]
+        if inside:
+            claim(g.get("borderline") is True and g["rank"] == lo[1] and g.get("rank_hi") == hi[1],
+                  "grade %s = %r ± %r straddles %r: want borderline ranks %r..%r, got borderline=%r rank %r rank_hi %r"
+                  % (g["metric"], v, u, inside, lo[1], hi[1], g.get("borderline"), g["rank"], g.get("rank_hi")))
+        else:
+            want = tier_of(sp, v)
+            claim(not g.get("borderline") and want == (g["tier"], g["rank"]),
+                  "grade %s = %r ± %r: tier %r rank %r borderline %r, bounds say %r"
+                  % (g["metric"], v, u, g["tier"], g.get("rank"), g.get("borderline"), want))
 
 
 def tier_of(spec, v):
@@ -395,8 +414,12 @@ def check_rendered(j, t, kind):
     for g in j.get("grades") or []:
         if g.get("value") is None:
             continue
-        pat = r"%s\s+([0-9.]+) %s\s+%s\b" % (g["metric"], re.escape(g.get("unit") or "x"), re.escape(g["label"]))
-        mm = find((r"^\s*" if kind == "text" else r"\b") + pat, t, kind + " grade " + g["metric"] + " " + g["label"])
+        # "480 ± 12 MB/s, from 12 per-second samples" (or "480 MB/s ± unknown"), then
+        # "ideal, tier 4 of 5" or, borderline, "between good and ideal, tiers 3-4 of 5"
+        word = g["between"] if g.get("borderline") else g["label"]
+        pat = r"%s\s+([0-9.]+)(?: ± [0-9.]+)? %s(?: ± \w+)?(?:,?\s+from [^\n]*?)?\s+%s, tiers? %d" % (
+            g["metric"], re.escape(g.get("unit") or "x"), re.escape(word), g["rank"] + 1)
+        mm = find((r"^\s*" if kind == "text" else r"\b") + pat, t, kind + " grade " + g["metric"] + " " + word)
         if mm:
             agree(mm.group(1), 1, m.get(g["metric"]), kind + " grade " + g["metric"])
 
@@ -587,8 +610,14 @@ def check_prom(j, txt):
     check_cpu_mem_prom(j, S)
     for g in j.get("grades") or []:
         if g.get("tier") and g.get("rank") is not None:
-            eq(prom_get(S, "vpsbench_grade_rank", metric=g["metric"], tier=g["tier"]), g["rank"],
+            # a borderline figure's tier label is its "between ..." text, never one tier word
+            tier = g["between"] if g.get("borderline") else g["tier"]
+            eq(prom_get(S, "vpsbench_grade_rank", metric=g["metric"], tier=tier), g["rank"],
                "prom grade rank " + g["metric"])
+            eq(prom_get(S, "vpsbench_grade_tiers", metric=g["metric"]), g["tiers"],
+               "prom grade tiers " + g["metric"])
+            eq(prom_get(S, "vpsbench_grade_borderline", metric=g["metric"]), 1 if g.get("borderline") else 0,
+               "prom grade borderline " + g["metric"])
 
 
 def check_yabs(j, y):
