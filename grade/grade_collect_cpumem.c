@@ -30,15 +30,15 @@ static const char *disturbed_why(const struct pass_cpu *c, const char *pass, cha
 }
 
 /*
- * Shown, not graded (struct metric: disturbed): the value is kept, why says
- * what was seen. measured stays false until the grade and health tests take
- * COMMON's "measured + disturbed" (grade.c skips disturbed either way).
+ * Shown, not graded (struct metric: disturbed): measured, the value kept,
+ * why says what was seen; grade.c grades no disturbed figure.
  */
 static void set_disturbed(struct metric *m, double v, const char *why)
 {
 	if (!m)
 		return;
 	m->value = v;
+	m->measured = true;
 	m->disturbed = true;
 	collect_set_why(m, why);
 }

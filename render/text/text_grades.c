@@ -63,17 +63,24 @@ void text_grades(FILE *f, const struct bench_report *rep, const struct render_st
 
 		if (!mark_ungraded_shown(g, m))
 			continue;
+		char why[sizeof(m->why_not) + 40];
+
 		value_line(f, m->name, m->value, m->uncert, mark_unit(m->name), m);
-		fprintf(f, " %-16s %s%s%s%s; not graded\n", "",
-			m->disturbed ? text_color(st, "\033[33m") : "",
-			m->disturbed ? "disturbed: " : "", m->why_not[0] ? m->why_not : "disturbed",
-			m->disturbed ? text_color(st, "\033[0m") : "");
+		snprintf(why, sizeof(why), "%s%s%s", m->disturbed ? "disturbed: " : "",
+			 m->why_not[0] ? m->why_not : "disturbed",
+			 strstr(m->why_not, "not graded") ? "" : "; not graded");
+		text_wrap(f, "                 ", 17, why);
 	}
 	for (unsigned i = 0; i < g->metrics.n; i++) {
 		const struct metric *m = &g->metrics.m[i];
 
 		if (!m->measured && m->selected && m->why_not[0])
-			fprintf(f, " %-16s %14s  %s\n", m->name, "not graded", m->why_not);
+		{
+			char head[48];
+
+			snprintf(head, sizeof(head), " %-16s %14s ", m->name, "not graded");
+			text_wrap(f, head, 33, m->why_not);
+		}
 	}
 	if (g->nweak) {
 		fputs(" weak for its size:", f);

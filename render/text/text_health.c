@@ -8,35 +8,7 @@
 #include "render/render.h"
 #include "text_put.h"
 
-#define TEXT_WIDTH 80
 
-/*
- * Prints head (its visible width hw), then " word" by word, lines kept to
- * 80 columns; a continuation line starts with hw spaces, so the words line
- * up under the first one. A word longer than the room gets a line alone.
- */
-static void wrap(FILE *f, const char *head, int hw, const char *text)
-{
-	int col = hw;
-	const char *p = text;
-
-	fputs(head, f);
-	while (*p) {
-		const char *e = strchr(p, ' ');
-		int len = e ? (int)(e - p) : (int)strlen(p);
-
-		if (col > hw && col + 1 + len > TEXT_WIDTH) {
-			fprintf(f, "\n%*s", hw, "");
-			col = hw;
-		}
-		fprintf(f, " %.*s", len, p);
-		col += 1 + len;
-		p += len;
-		while (*p == ' ')
-			p++;
-	}
-	fputc('\n', f);
-}
 
 static const char *state_word(enum health_state s)
 {
@@ -58,7 +30,7 @@ void text_health(FILE *f, const struct bench_report *rep, const struct render_st
 	if (rep->grade.graded) {
 		snprintf(head, sizeof(head), " %sVerdict%s:", text_color(st, "\033[1m"),
 			 text_color(st, "\033[0m"));
-		wrap(f, head, 9, rep->grade.verdict);
+		text_wrap(f, head, 9, rep->grade.verdict);
 	}
 	if (!h->assessed || !h->n)
 		return;
@@ -76,7 +48,7 @@ void text_health(FILE *f, const struct bench_report *rep, const struct render_st
 		}
 		snprintf(head, sizeof(head), " %s%-7s%s %-13s", state_color(st, c->state),
 			 state_word(c->state), text_color(st, "\033[0m"), c->check);
-		wrap(f, head, 22, c->state == HEALTH_PASSED ? figs : c->evidence);
+		text_wrap(f, head, 22, c->state == HEALTH_PASSED ? figs : c->evidence);
 	}
 }
 
@@ -97,8 +69,8 @@ void text_fit(FILE *f, const struct bench_report *rep, const struct render_style
 			 text_color(st, x->answer == FIT_YES ? "\033[32m" : x->answer == FIT_NO ?
 				    "\033[31m" : "\033[33m"), word, text_color(st, "\033[0m"));
 		snprintf(line, sizeof(line), "%s; for %s", x->why, x->rule.for_what);
-		wrap(f, head2, 18, line);
+		text_wrap(f, head2, 18, line);
 		snprintf(line, sizeof(line), "source: %s %s", x->rule.src.url, x->rule.src.says);
-		wrap(f, "                  ", 18, line);
+		text_wrap(f, "                  ", 18, line);
 	}
 }

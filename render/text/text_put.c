@@ -92,3 +92,33 @@ void text_pass_cpu(char *buf, size_t n, const struct pass_cpu *c)
 		snprintf(stl, sizeof(stl), "%.1f%%", c->steal_pct.v);
 	snprintf(buf, n, "CPU %s, steal %s%s", sh, stl, c->disturbed ? ", disturbed" : "");
 }
+
+/*
+ * Prints head (its visible width hw), then " word" by word, lines kept to
+ * 80 columns; a continuation line starts with hw spaces, so the words line
+ * up under the first one. A word longer than the room gets a line alone.
+ */
+#define TEXT_WIDTH 80
+
+void text_wrap(FILE *f, const char *head, int hw, const char *text)
+{
+	int col = hw;
+	const char *p = text;
+
+	fputs(head, f);
+	while (*p) {
+		const char *e = strchr(p, ' ');
+		int len = e ? (int)(e - p) : (int)strlen(p);
+
+		if (col > hw && col + 1 + len > TEXT_WIDTH) {
+			fprintf(f, "\n%*s", hw, "");
+			col = hw;
+		}
+		fprintf(f, " %.*s", len, p);
+		col += 1 + len;
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}

@@ -26,6 +26,8 @@ const char *text_tier_color(const struct render_style *st, unsigned rank, unsign
  */
 void text_grade_tag(FILE *f, const struct render_style *st, const struct grade_result *g,
 		    const char *metric, size_t used, unsigned indent);
+/* head, then text word by word within 80 columns; continuation lines start with hw spaces. */
+void text_wrap(FILE *f, const char *head, int hw, const char *text);
 /* "CPU 98%, steal 0.1%" of a timed pass, ", disturbed" below the share bound; "unknown" parts as such. */
 void text_pass_cpu(char *buf, size_t n, const struct pass_cpu *c);
 /* The oversell signs seen (text_oversell.c): one a line under label, else the line none. */
