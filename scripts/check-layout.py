@@ -31,6 +31,7 @@ RESULT_HEADERS = {
     "report/report.h", "grade/grade.h", "grade/compare.h",
     "core/module.h", "core/value.h", "core/plan.h", "core/options.h",
     "core/lat_hist.h", "core/live.h", "core/clock.h", "core/storage.h", "core/labels.h",
+    "core/pass_io.h",
     "grade/fleet.h", "grade/watch_hist.h",
 }
 

@@ -62,7 +62,8 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["seq"]["status"] == "ok" and d["seq"]["write"]["avg_mbps"] > 0
 assert len(d["rand"]["passes"]) == 2 and all(p["status"] == "ok" for p in d["rand"]["passes"])
-assert [r["passed"] for r in d["requirements"]] == [True, False]
+# the first holds unless its pass was disturbed (a busy machine): then it fails, saying so
+assert [r["passed"] or r["reason"].startswith("disturbed: ") for r in d["requirements"]][0] and not d["requirements"][1]["passed"], d["requirements"]
 assert d["grades"] and d["verdict"]["text"]
 # every grade carries its marks; metrics_detail covers metrics, and a
 # disturbed figure is null in metrics, never graded

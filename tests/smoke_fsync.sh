@@ -292,7 +292,7 @@ if [ $rc -eq 0 ] && fj "$base/etcd.json" "j['run']['profile'] == 'etcd'" \
 	"$F['mode'] == 'full' and $F['time_cap_s'] == 120 and $F['time_capped'] is False" \
 	"$F['writes'] == 10029 and $F['syncs'] == 10029 and $F['io_bytes'] == 23066700" \
 	"$F['sync']['lat_ns']['N'] == 10029 and $F['p99_low_confidence'] is False" \
-	"j['metrics']['fsync_p99_ms'] == $F['sync']['lat_ns']['percentile']['99.000000'] / 1e6"
+	"(j['metrics']['fsync_p99_ms'] if j['metrics']['fsync_p99_ms'] is not None else j['metrics_detail']['fsync_p99_ms']['value']) == $F['sync']['lat_ns']['percentile']['99.000000'] / 1e6"
 then t_ok etcd_profile_22m; else t_fail etcd_profile_22m "rc=$rc $(head -c 300 "$base/etcd.err")"; fi
 truth etcd_truth json "$base/etcd.json"
 truth etcd_format_fio fio "$base/etcd.json" "$base/etcd.fio"

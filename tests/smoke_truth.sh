@@ -51,8 +51,8 @@ for fmt in ${TRUTH_ONLY:-text yabs prom}; do
 done
 # the checks look at what they claim to: each run had the figures
 [ -n "$TRUTH_ONLY" ] && { t_summary smoke_truth; exit; }
-t_json "$tmp/text.json" 'len(s["write"]["runs"]) == 3' 'j["metrics"]["rand_cov_pct"] is not None' \
-	'"bins" in p["read"]["clat_ns"]' 'j["metrics"]["lat_p99_ms"] is not None' \
+t_json "$tmp/text.json" 'len(s["write"]["runs"]) == 3' 'j["metrics_detail"]["rand_cov_pct"]["value"] is not None' \
+	'"bins" in p["read"]["clat_ns"]' 'j["metrics_detail"]["lat_p99_ms"]["value"] is not None' \
 	&& t_ok text_run_has_every_figure || t_fail text_run_has_every_figure
 python3 -c 'import json,sys; y=json.load(open(sys.argv[1])); sys.exit(len(y.get("fio") or []) != 4)' \
 	"$tmp/yabs.out" && t_ok yabs_run_has_4_fio_entries || t_fail yabs_run_has_4_fio_entries

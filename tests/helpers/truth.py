@@ -176,7 +176,7 @@ def check_json(j):
             claim(c["min"] <= c["mean"] <= c["max"], w + " min <= mean <= max")
             for k, got in c["percentile"].items():
                 eq(got, percentile_from_bins(bins, c["N"], float(k)), w + " p" + k + " from bins")
-    m = j.get("metrics") or {}
+    m = shown_metrics(j)
     if s.get("status") == "ok":
         eq(m.get("seq_write_mbps"), s["write"]["total_mbps"], "metric seq_write_mbps = seq total_mbps")
         if s["read"].get("mbps") is not None:
@@ -259,6 +259,18 @@ def check_cpu_mem_json(j):
                     claim(m.get(key) is None, "metric %s null for a disturbed STREAM run" % key)
                 else:
                     eq(m.get(key), r["kernels"][k]["mbps"], "metric " + key)
+
+
+def shown_metrics(j):
+    """The report's metrics, with a disturbed disk figure's value from
+    metrics_detail: "metrics" keeps it null (shown, not graded, README
+    "Disturbed disk passes"), the detail keeps the measured value."""
+    m = dict(j.get("metrics") or {})
+    for k, d in (j.get("metrics_detail") or {}).items():
+        if m.get(k) is None and isinstance(d, dict) and d.get("disturbed") and \
+                (k.startswith(("seq_", "rand_", "lat_", "fsync_"))):
+            m[k] = d.get("value")
+    return m
 
 
 def check_tiers(j, dump):
@@ -410,7 +422,7 @@ def check_rendered(j, t, kind):
                         agree(*ns_of(m.group(1)), want, w + " chart " + lab)
                         cs = cs[m.end():]
     check_cpu_mem_rendered(j, t, kind)
-    m = j.get("metrics") or {}
+    m = shown_metrics(j)
     for g in j.get("grades") or []:
         if g.get("value") is None:
             continue
@@ -688,7 +700,7 @@ def fsync_dirs(j):
 
 
 def check_fsync_json(j):
-    m = j.get("metrics") or {}
+    m = shown_metrics(j)
     for i, d in enumerate(fsync_dirs(j)):
         w = "fsync %s" % d["dir"]
         if "sync" not in d:
