@@ -118,6 +118,7 @@ void json_add_health(cJSON *root, const struct health_result *h);
 void json_rule_fields(cJSON *o, const struct grade_rule *r);
 /* "source": {"url", "says"} into o. */
 void json_add_source(cJSON *o, const struct grade_source *src);
+void json_add_grade_head(cJSON *o, const struct grade *x);
 #endif
 
 #endif

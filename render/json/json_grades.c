@@ -59,12 +59,7 @@ void json_add_grades(cJSON *root, const struct grade_result *g)
 
 		if (!o)
 			break;
-		cJSON_AddStringToObject(o, "metric", x->metric);
-		cJSON_AddNumberToObject(o, "value", x->value);
-		cJSON_AddStringToObject(o, "unit", x->unit);
-		cJSON_AddStringToObject(o, "tier", x->tier);
-		cJSON_AddStringToObject(o, "label", x->label);
-		cJSON_AddStringToObject(o, "meaning", x->meaning);
+		json_add_grade_head(o, x);
 		cJSON_AddNumberToObject(o, "rank", x->rank);
 		cJSON_AddNumberToObject(o, "tiers", x->ntiers);
 		json_add_mdbl(o, "spread_pct", (struct mdbl){ x->spread_pct, x->spread_pct >= 0 });

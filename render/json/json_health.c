@@ -27,6 +27,17 @@ void json_add_source(cJSON *o, const struct grade_source *src)
 	cJSON_AddStringToObject(j, "says", src->says);
 }
 
+/* A grade's metric, value, unit, tier, label and meaning (grades[] and the verdict's weak[]). */
+void json_add_grade_head(cJSON *o, const struct grade *x)
+{
+	cJSON_AddStringToObject(o, "metric", x->metric);
+	cJSON_AddNumberToObject(o, "value", x->value);
+	cJSON_AddStringToObject(o, "unit", x->unit);
+	cJSON_AddStringToObject(o, "tier", x->tier);
+	cJSON_AddStringToObject(o, "label", x->label);
+	cJSON_AddStringToObject(o, "meaning", x->meaning);
+}
+
 /* One rule as the thresholds file spells it (also --dump-thresholds). */
 void json_rule_fields(cJSON *o, const struct grade_rule *r)
 {
@@ -89,12 +100,7 @@ void json_add_verdict(cJSON *root, const struct bench_report *rep)
 		if (!o)
 			break;
 		cJSON_AddItemToArray(weak, o);
-		cJSON_AddStringToObject(o, "metric", x->metric);
-		cJSON_AddNumberToObject(o, "value", x->value);
-		cJSON_AddStringToObject(o, "unit", x->unit);
-		cJSON_AddStringToObject(o, "tier", x->tier);
-		cJSON_AddStringToObject(o, "label", x->label);
-		cJSON_AddStringToObject(o, "meaning", x->meaning);
+		json_add_grade_head(o, x);
 		json_add_mdbl(o, "ln_off", (struct mdbl){ g->weak_ln[i], isfinite(g->weak_ln[i]) });
 	}
 }
