@@ -54,7 +54,7 @@ build/static-aarch64/modules/cpu/cpu_prime.o: CFLAGS += -funroll-loops
 
 # Every stage folder: core, the modules (one folder each), grade, report, render,
 # and cmd (subcommands that run the stages, like bench.c).
-LIB_SRC  := $(sort $(wildcard core/*.c modules/*/*.c grade/*.c report/*.c render/*.c render/*/*.c cmd/*.c))
+LIB_SRC  := $(sort $(wildcard core/*.c modules/*/*.c grade/*.c report/*.c render/*.c render/*/*.c cmd/*.c cmd/*/*.c))
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 
 REL_OBJ  := $(LIB_SRC:%.c=build/rel/%.o)

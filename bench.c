@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "cmd/fleet_cmd.h"
-#include "cmd/watch_cmd.h"
+#include "cmd/watch/watch_cmd.h"
 #include "grade/compare.h"
 #include "grade/grade.h"
 #include "grade/health.h"

@@ -12,8 +12,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cmd/watch_opts.h"
-#include "cmd/watch_round.h"
+#include "cmd/watch/watch_opts.h"
+#include "cmd/watch/watch_round.h"
 #include "core/value.h"
 
 enum watch_drift_id { WD_RANDREAD = 0, WD_FSYNC, WD_PRIME, WD_DRAM, WD_WAKEUP, WD_COUNT };

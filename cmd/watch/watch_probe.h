@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cmd/watch_round.h"
+#include "cmd/watch/watch_round.h"
 #include "core/rand_engine.h"
 
 #define WATCH_PROBE_FILE_BYTES (64ULL << 20)  /* randread region */

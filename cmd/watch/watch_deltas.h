@@ -7,7 +7,7 @@
 #ifndef VPSBENCH_WATCH_DELTAS_H
 #define VPSBENCH_WATCH_DELTAS_H
 
-#include "cmd/watch_round.h"
+#include "cmd/watch/watch_round.h"
 #include "core/proc_stat.h"
 
 #define WATCH_CG_LEVELS 8

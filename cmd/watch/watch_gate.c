@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd/watch_deltas.h"
-#include "cmd/watch_gate.h"
+#include "cmd/watch/watch_deltas.h"
+#include "cmd/watch/watch_gate.h"
 #include "core/root_read.h"
 
 void watch_cpu_ticks_read(struct watch_cpu_ticks *t)

@@ -14,7 +14,7 @@
 #include <signal.h>
 #include <stddef.h>
 
-#include "cmd/watch_drift.h"
+#include "cmd/watch/watch_drift.h"
 #include "core/value.h"
 
 /* The figures of report path into v (unknown where the report has none). 0, or -1 with err. */

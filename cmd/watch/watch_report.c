@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/watch_report.h"
+#include "cmd/watch/watch_report.h"
 #include "grade/watch_hist.h"
 #include "render/watch/watch_render.h"
 

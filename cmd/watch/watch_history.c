@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd/watch_history.h"
+#include "cmd/watch/watch_history.h"
 
 const char *const watch_probe_names[WP_COUNT] = { "randread", "fsync", "prime", "dram" };
 const char *const watch_status_names[WS_COUNT] = { "ok", "skipped", "failed" };

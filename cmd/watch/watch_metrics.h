@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cmd/watch_drift.h"
-#include "cmd/watch_round.h"
+#include "cmd/watch/watch_drift.h"
+#include "cmd/watch/watch_round.h"
 
 struct watch_state {
 	const char *state_dir;

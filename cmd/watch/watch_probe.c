@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd/watch_probe.h"
+#include "cmd/watch/watch_probe.h"
 #include "core/clock.h"
 #include "core/lat_hist.h"
 #include "modules/cpu/cpu.h"

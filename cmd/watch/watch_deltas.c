@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/watch_deltas.h"
+#include "cmd/watch/watch_deltas.h"
 #include "core/cgroup.h"
 #include "core/clock.h"
 #include "core/host_mem.h"

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cmd/watch_opts.h"
+#include "cmd/watch/watch_opts.h"
 
 struct watch_cpu_ticks {
 	uint64_t busy, total;  /* aggregate "cpu " line: steal left out of both */

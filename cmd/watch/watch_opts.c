@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/watch_opts.h"
+#include "cmd/watch/watch_opts.h"
 #include "core/parse.h"
 
 void watch_opts_help(FILE *f)

@@ -11,7 +11,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 
-#include "cmd/watch_round.h"
+#include "cmd/watch/watch_round.h"
 #include "core/lat_hist.h"
 
 struct watch_sampler {

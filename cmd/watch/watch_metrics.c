@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/watch_metrics.h"
+#include "cmd/watch/watch_metrics.h"
 
 void watch_state_add(struct watch_state *s, const struct watch_round *r)
 {

@@ -7,7 +7,7 @@
 #include <sys/prctl.h>
 #include <time.h>
 
-#include "cmd/watch_sampler.h"
+#include "cmd/watch/watch_sampler.h"
 #include "core/clock.h"
 
 #define PERIOD_NS 1000000ULL

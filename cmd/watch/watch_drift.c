@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/watch_drift.h"
+#include "cmd/watch/watch_drift.h"
 
 const char *const watch_drift_names[WD_COUNT] = {
 	"randread_p99_us", "fsync_p99_us", "prime_events_per_s", "dram_ns", "wakeup_p99_us",

@@ -10,7 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "cmd/watch_http.h"
+#include "cmd/watch/watch_http.h"
 
 #ifdef HAVE_LIBMICROHTTPD
 #include <microhttpd.h>

@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd/watch_baseline.h"
+#include "cmd/watch/watch_baseline.h"
 #include "report/atomic_file.h"
 
 #define REPORT_MAX_BYTES (16L << 20)

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cmd/watch_opts.h"
+#include "cmd/watch/watch_opts.h"
 
 struct watch_http {
 	int fd;                 /* the bound, listening socket; -1 = none */
