@@ -182,11 +182,12 @@ static double jitter(uint64_t *s)
 	return ((double)((x * 0x2545F4914F6CDD1DULL) >> 11) / 9007199254740992.0 - 0.5) * 0.2;
 }
 
-static void skip_all(struct watch_round *r, const char *reason)
+static void skip_all(struct watch_round *r, enum watch_skip_reason kind, const char *reason)
 {
 	for (int i = 0; i < WP_COUNT; i++) {
 		memset(&r->probe[i], 0, sizeof(r->probe[i]));
 		r->probe[i].status = WS_SKIPPED;
+		r->probe[i].skip = kind;
 		snprintf(r->probe[i].reason, sizeof(r->probe[i].reason), "%s", reason);
 	}
 }
@@ -264,6 +265,7 @@ static void watch_loop(struct watcher *w, uint64_t seq)
 	watch_sampler_take(&w->sampler, &w->state.last.wake); /* from now on */
 	while (!stop_flag) {
 		struct watch_round r;
+		enum watch_skip_reason kind;
 		char reason[200];
 		uint64_t t0, t1;
 
@@ -296,10 +298,11 @@ static void watch_loop(struct watcher *w, uint64_t seq)
 		if (last_start)
 			r.interval_s = mdbl_of((double)(t0 - last_start) / 1e9);
 		last_start = t0;
-		if (watch_gate_closed(&w->o, &since, probe_s, (double)(t0 - start) / 1e9, reason,
-				      sizeof(reason))) {
-			skip_all(&r, reason);
+		if (watch_gate_closed(&w->o, &since, probe_s, (double)(t0 - start) / 1e9, &kind,
+				      reason, sizeof(reason))) {
+			skip_all(&r, kind, reason);
 		} else {
+			r.gate_open = true;
 			watch_sampler_pause(&w->sampler);
 			run_probes(w, &r);
 			watch_sampler_resume(&w->sampler);

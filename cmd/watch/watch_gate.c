@@ -26,7 +26,8 @@ void watch_cpu_ticks_read(struct watch_cpu_ticks *t)
 }
 
 bool watch_gate_closed(const struct watch_opts *o, const struct watch_cpu_ticks *since,
-		       double probe_s, double elapsed_s, char *reason, size_t n)
+		       double probe_s, double elapsed_s, enum watch_skip_reason *kind, char *reason,
+		       size_t n)
 {
 	struct watch_cpu_ticks now;
 	double load, psi;
@@ -35,6 +36,7 @@ bool watch_gate_closed(const struct watch_opts *o, const struct watch_cpu_ticks 
 	if (root_read_line("", "/proc/loadavg", buf, sizeof(buf)) &&
 	    sscanf(buf, "%lf", &load) == 1 && load > o->max_load) {
 		snprintf(reason, n, "busy: load %.2f > %.2f", load, o->max_load);
+		*kind = WR_LOAD;
 		return true;
 	}
 	watch_cpu_ticks_read(&now);
@@ -44,16 +46,20 @@ bool watch_gate_closed(const struct watch_opts *o, const struct watch_cpu_ticks 
 
 		if (pct > o->max_cpu) {
 			snprintf(reason, n, "busy: cpu %.0f%% > %.0f%%", pct, o->max_cpu);
-			return true;
+			*kind = WR_CPU;
+		return true;
 		}
 	}
 	if (watch_psi_read("cpu", &psi, NULL) && psi > o->max_psi) {
 		snprintf(reason, n, "busy: psi cpu some %.0f%% > %.0f%%", psi, o->max_psi);
+		*kind = WR_PSI;
 		return true;
 	}
 	if (elapsed_s > 0 && 100.0 * probe_s / elapsed_s > o->budget_pct) {
 		snprintf(reason, n, "budget: %.1f%% of wall time used", 100.0 * probe_s / elapsed_s);
+		*kind = WR_BUDGET;
 		return true;
 	}
+	*kind = WR_NONE;
 	return false;
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "cmd/watch/watch_opts.h"
+#include "cmd/watch/watch_round.h"
 
 struct watch_cpu_ticks {
 	uint64_t busy, total;  /* aggregate "cpu " line: steal left out of both */
@@ -25,10 +26,11 @@ void watch_cpu_ticks_read(struct watch_cpu_ticks *t);
 /*
  * false when the round may run; true with the reason ("busy: load 2.10 >
  * 1.50", "busy: cpu 97% > 50%", "busy: psi cpu some 35% > 20%", "budget:
- * 1.0% of wall time used") when it may not. since: the CPU ticks read
+ * 1.0% of wall time used") and its kind when it may not. since: the CPU ticks read
  * about a second ago (the busy share is over since .. now).
  */
 bool watch_gate_closed(const struct watch_opts *o, const struct watch_cpu_ticks *since,
-		       double probe_s, double elapsed_s, char *reason, size_t n);
+		       double probe_s, double elapsed_s, enum watch_skip_reason *kind, char *reason,
+		       size_t n);
 
 #endif

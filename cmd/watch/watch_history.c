@@ -16,6 +16,9 @@
 
 const char *const watch_probe_names[WP_COUNT] = { "randread", "fsync", "prime", "dram" };
 const char *const watch_status_names[WS_COUNT] = { "ok", "skipped", "failed" };
+const char *const watch_skip_reason_names[WR_COUNT] = {
+	"", "load", "cpu", "psi", "budget", "hung", "stopped", "other",
+};
 
 static int open_append(const char *path)
 {

@@ -14,17 +14,34 @@
 
 enum watch_probe_id { WP_RANDREAD = 0, WP_FSYNC, WP_PRIME, WP_DRAM, WP_COUNT };
 enum watch_status { WS_OK = 0, WS_SKIPPED, WS_FAILED, WS_COUNT };
+/* why a probe was skipped: the label of vpsbench_watch_probe_skipped_total */
+enum watch_skip_reason {
+	WR_NONE = 0, /* not skipped */
+	WR_LOAD,     /* idle gate: 1-minute load */
+	WR_CPU,      /* idle gate: CPU busy share */
+	WR_PSI,      /* idle gate: CPU pressure */
+	WR_BUDGET,   /* the probes' share of wall time */
+	WR_HUNG,     /* an earlier probe on the same disk has not returned */
+	WR_STOPPED,  /* a signal stopped the round */
+	WR_OTHER,
+	WR_COUNT
+};
 
 extern const char *const watch_probe_names[WP_COUNT];   /* "randread", ... */
 extern const char *const watch_status_names[WS_COUNT];  /* "ok", "skipped", "failed" */
+/* "", "load", "cpu", "psi", "budget", "hung", "stopped", "other" */
+extern const char *const watch_skip_reason_names[WR_COUNT];
 
 struct watch_probe_result {
 	enum watch_status status;
+	enum watch_skip_reason skip; /* WS_SKIPPED: which kind; WR_NONE otherwise */
 	char reason[200];           /* skipped/failed: why; "" when ok */
+	struct mdbl duration_s;     /* wall time the probe ran (ok or failed); unknown when skipped */
 	struct mdbl p50_us, p99_us; /* randread, fsync */
 	struct mdbl iops;           /* randread */
 	struct mdbl eps;            /* prime: events/s */
 	struct mdbl ns;             /* dram: ns per dependent load */
+	enum mbool huge;            /* dram: the chase's buffer was backed by huge pages */
 };
 
 struct watch_deltas {
@@ -32,6 +49,9 @@ struct watch_deltas {
 	struct mdbl throttled_s;     /* cgroup cpu.stat throttled time */
 	struct mdbl psi_cpu_pct;     /* % of the interval some task stalled on CPU */
 	struct mdbl psi_mem_pct;
+	struct mdbl psi_io_pct;      /* % of the interval some task stalled on I/O */
+	struct mdbl steal_s;         /* steal seconds over the interval, all CPUs summed */
+	struct mdbl steal_total_s;   /* /proc/stat steal since boot, all CPUs summed */
 	struct mu64 pswpin;          /* pages swapped in */
 	/* the counters themselves (for the _total metrics) */
 	struct mdbl throttled_total_s;
@@ -47,6 +67,7 @@ struct watch_round {
 	uint64_t seq;
 	double unix_time;           /* CLOCK_REALTIME at the round's start */
 	struct mdbl interval_s;     /* since the previous round's start */
+	bool gate_open;             /* the idle gate and budget let the probes run */
 	struct watch_probe_result probe[WP_COUNT];
 	struct watch_deltas d;
 	struct watch_wakeup wake;
