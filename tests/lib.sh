@@ -132,3 +132,13 @@ if best is None:
 print(best)
 EOF
 }
+# t_promtool_metrics NAME FILE: `promtool check metrics` on a Prometheus text
+# body (a /metrics fetch or a --prom-file): ok, or FAIL NAME with promtool's
+# complaints (lint problems included: they exit 3). Every watch test that
+# fetches a body passes it through this (issue #40: the names are a contract).
+t_promtool_metrics() {
+	local out
+	if ! command -v promtool > /dev/null; then t_skip "$1" "no promtool"; return 0; fi
+	if out=$(promtool check metrics < "$2" 2>&1); then t_ok "$1"; else
+		t_fail "$1" "$(echo "$out" | head -5 | tr '\n' ' ')"; fi
+}
