@@ -10,6 +10,8 @@ const char *const watch_drift_names[WD_COUNT] = {
 	"randread_p99_us", "fsync_p99_us", "prime_events_per_s", "dram_ns", "wakeup_p99_us",
 };
 
+const char *const watch_base_src_names[WB_COUNT] = { "none", "report", "rounds", "env" };
+
 static const bool is_rate[WD_COUNT] = { false, false, true, false, false };
 
 static int cmp_dbl(const void *a, const void *b)
