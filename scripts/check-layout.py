@@ -32,7 +32,7 @@ RESULT_HEADERS = {
     "core/module.h", "core/value.h", "core/plan.h", "core/options.h",
     "core/lat_hist.h", "core/live.h", "core/clock.h", "core/storage.h", "core/labels.h",
     "core/pass_io.h",
-    "grade/fleet.h", "grade/watch_hist.h",
+    "grade/fleet.h", "grade/watch_hist.h", "grade/watch_status.h",
 }
 
 

@@ -9,6 +9,7 @@
  * `--report` is watch_report.c's.
  */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@
 #include "cmd/watch/watch_probe.h"
 #include "cmd/watch/watch_report.h"
 #include "cmd/watch/watch_sampler.h"
+#include "cmd/watch/watch_status_cmd.h"
 #include "core/clock.h"
 #include "report/atomic_file.h"
 
@@ -336,6 +338,16 @@ static int report_main(const struct watch_opts *o)
 	return watch_report_run(&a);
 }
 
+static int status_main(const struct watch_opts *o)
+{
+	struct watch_status_args a = {
+		.state_dir = o->state_dir, .window = o->window, .window_given = o->window_given,
+		.json = o->json, .now = NAN, .out = stdout,
+	};
+
+	return watch_status_run(&a);
+}
+
 /* The baseline's figures into v: --baseline, else baseline.json, else one run. 0, 1 bad input, 2. */
 static int take_baseline(struct watcher *w, struct mdbl v[WD_COUNT])
 {
@@ -390,6 +402,8 @@ int watch_main(int argc, char **argv)
 		return rc < 0 ? 0 : 1;
 	if (w.o.report)
 		return report_main(&w.o);
+	if (w.o.status)
+		return status_main(&w.o);
 	memset(base, 0, sizeof(base));
 	w.rng = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)getpid() << 32) ^ mono_ns();
 

@@ -19,6 +19,7 @@ void watch_opts_help(FILE *f)
 {
 	fputs("Usage: vpsbench watch [OPTION]...\n"
 	      "       vpsbench watch --report [--state-dir DIR] [--since DUR] [--html FILE]\n"
+	      "       vpsbench watch --status [--state-dir DIR] [--window K] [--json]\n"
 	      "Watch what this machine delivers over days: cheap probes against a baseline,\n"
 	      "a JSON-lines history, Prometheus metrics and drift gauges.\n"
 	      "\n"
@@ -42,6 +43,12 @@ void watch_opts_help(FILE *f)
 	      "  --report               render the history (see vpsbench watch --report above)\n"
 	      "  --since DUR            --report: only the last DUR (s, m, h, d suffixes)\n"
 	      "  --html FILE            --report: also write an HTML page\n"
+	      "  --status               print a watcher's state at a glance: running or not, the last\n"
+	      "                         round, each probe's last figure and state (stale: no ok figure\n"
+	      "                         for --window x the rounds' interval), baselines and their age,\n"
+	      "                         degraded spans still open, the last 24 h's skips by reason;\n"
+	      "                         reads the state directory only (exit 1: no history there)\n"
+	      "  --json                 --status: the same facts as one JSON object (unknown: null)\n"
 	      "  --help                 this text\n"
 	      "\n"
 	      "Signals: SIGTERM/SIGINT stop (the probe file goes with the process), SIGHUP reopens\n"
@@ -166,6 +173,7 @@ int watch_opts_parse(int argc, char **argv, struct watch_opts *o)
 		"--max-cpu", "--max-psi", "--rounds", "--since", "--html", NULL,
 	};
 	bool state_given = false;
+	const char *daemon_opt = NULL; /* the first option that only the watcher itself takes */
 	uint64_t u;
 
 	memset(o, 0, sizeof(*o));
@@ -193,12 +201,19 @@ int watch_opts_parse(int argc, char **argv, struct watch_opts *o)
 				return 1;
 			}
 			v = argv[++i];
+			if (!daemon_opt && strcmp(a, "--state-dir") && strcmp(a, "--window") &&
+			    strcmp(a, "--since") && strcmp(a, "--html"))
+				daemon_opt = a;
 		}
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			watch_opts_help(stdout);
 			return -1;
 		} else if (!strcmp(a, "--report")) {
 			o->report = true;
+		} else if (!strcmp(a, "--status")) {
+			o->status = true;
+		} else if (!strcmp(a, "--json")) {
+			o->json = true;
 		} else if (!strcmp(a, "--baseline")) {
 			o->baseline = v;
 		} else if (!strcmp(a, "--state-dir")) {
@@ -234,6 +249,7 @@ int watch_opts_parse(int argc, char **argv, struct watch_opts *o)
 			if (parse_uint(v, 1, WATCH_MAX_WINDOW, &u) < 0)
 				return bad(a, v, "takes a count from 1 to 100");
 			o->window = (unsigned)u;
+			o->window_given = true;
 		} else if (!strcmp(a, "--history-max")) {
 			if (parse_size(v, &o->history_max) < 0 || o->history_max < WATCH_MIN_HISTORY_MAX)
 				return bad(a, v, "takes a size of at least 4K");
@@ -263,6 +279,19 @@ int watch_opts_parse(int argc, char **argv, struct watch_opts *o)
 	}
 	if (!state_given)
 		default_state_dir(o->state_dir, sizeof(o->state_dir));
+	if (o->status && o->report) {
+		fprintf(stderr, "vpsbench: watch: --status and --report go separately\n");
+		return 1;
+	}
+	if (o->json && !o->status) {
+		fprintf(stderr, "vpsbench: watch: --json goes with --status\n");
+		return 1;
+	}
+	if (o->status && (daemon_opt || o->since_s > 0 || o->html)) {
+		fprintf(stderr, "vpsbench: watch: %s does not go with --status (it takes --state-dir, "
+			"--window and --json)\n", daemon_opt ? daemon_opt : o->html ? "--html" : "--since");
+		return 1;
+	}
 	if (!o->report && (o->since_s > 0 || o->html)) {
 		fprintf(stderr, "vpsbench: watch: --since and --html go with --report\n");
 		return 1;

@@ -41,6 +41,10 @@ struct watch_opts {
 	bool report;
 	double since_s;
 	const char *html;
+	/* --status */
+	bool status;
+	bool json;                     /* --json, with --status only */
+	bool window_given;             /* --window was given */
 };
 
 /*

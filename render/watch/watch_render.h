@@ -10,10 +10,14 @@
 #include <stdio.h>
 
 #include "grade/watch_hist.h"
+#include "grade/watch_status.h"
 
 /* 0, or -1 on a write error */
 int watch_text(FILE *f, const struct watch_hist *h);
 int watch_html(FILE *f, const struct watch_hist *h);
+/* `watch --status` of the state directory dir (watch_status_text.c, watch_status_json.c) */
+int watch_status_text(FILE *f, const struct watch_status_sum *s, const char *dir);
+int watch_status_json(FILE *f, const struct watch_status_sum *s, const char *dir);
 
 /* "2026-12-02 17:00 UTC" (with_zone false: without " UTC") */
 void watch_fmt_time(char *buf, size_t n, double ts, int with_zone);
