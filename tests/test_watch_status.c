@@ -346,3 +346,26 @@ TH_TEST(watch_status_golden)
 	golden(false, "watch-status.txt");
 	golden(true, "watch-status.json");
 }
+
+TH_TEST(watch_status_quiet_history_said)
+{
+	struct watch_hist h;
+	struct watch_status_sum s;
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f;
+
+	/* a day without a round: said in words, not only in the ages */
+	if (gather(&h, &s, NOW + 86400, 5, false) < 0)
+		return;
+	f = open_memstream(&buf, &n);
+	TH_CHECK(f != NULL);
+	if (f) {
+		TH_EQ_INT(watch_status_text(f, &s, "/x"), 0);
+		TH_EQ_INT(fclose(f), 0);
+		TH_CHECK(strstr(buf, "\nNote      : no round for 1 d 0 h, 96 x the interval\n") != NULL);
+		TH_CHECK(strstr(buf, "\ndram      stale    191.0 ns") != NULL);
+		free(buf);
+	}
+	watch_hist_free(&h);
+}

@@ -52,6 +52,13 @@ static void head(FILE *f, const struct watch_status_sum *s, const char *dir)
 	watch_fmt_dur(e, sizeof(e), s->every_s);
 	watch_fmt_dur(st, sizeof(st), s->stale_after_s);
 	fprintf(f, "Rounds    : every %s (the newest rounds' median interval)\n", e);
+	/* a quiet history is news whatever the lock says: a stuck or stopped watcher */
+	if (isfinite(s->every_s) && s->last_age_s > 2 * s->every_s + 60) {
+		watch_fmt_dur(a, sizeof(a), s->last_age_s);
+		fprintf(f, "Note      : no round for %s, %.0f x the interval%s\n", a,
+			s->last_age_s / s->every_s, s->running == WRUN_YES ?
+			", yet a watcher holds the lock: is it stuck?" : "");
+	}
 	fprintf(f, "Stale     : a probe with no ok figure for %s (window %u x every; %s)\n", st,
 		s->window, s->window_given ? "--window" :
 		"the watcher's default window: give --window K if it runs with another");
