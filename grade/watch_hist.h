@@ -41,6 +41,8 @@ struct watch_round {
 	int degraded[WM_N];           /* the daemon's drift flag: 1, 0, -1 unknown */
 	double drift_ratio[WM_N], drift_baseline[WM_N];
 	double write_errors;
+	/* a skipped probe's kind as the line names it ("load", "budget"...); "": not said */
+	char skip[WP_N][12];
 };
 
 /* A run of rounds the daemon flagged degraded. */

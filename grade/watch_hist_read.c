@@ -78,6 +78,9 @@ static void probe(const cJSON *probes, enum watch_probe p, struct watch_round *r
 	why = get(o, "reason");
 	if (cJSON_IsString(why) && why->valuestring)
 		snprintf(r->reason[p], sizeof(r->reason[p]), "%s", why->valuestring);
+	why = get(o, "skip");
+	if (cJSON_IsString(why) && why->valuestring)
+		snprintf(r->skip[p], sizeof(r->skip[p]), "%s", why->valuestring);
 }
 
 int watch_hist_parse_line(const char *line, struct watch_round *r)

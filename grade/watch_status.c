@@ -347,6 +347,18 @@ static void drift(struct watch_status_sum *s, const struct watch_hist *h, enum w
 	d->open_for_s = s->now - d->open_since;
 }
 
+/* the line's own "skip" kind when it has one, else the reason's words */
+static enum watch_skip_kind skip_kind(const struct watch_round *r, int p)
+{
+	if (r->skip[p][0]) {
+		for (int k = 0; k < WSK_N; k++)
+			if (!strcmp(r->skip[p], watch_skip_kind_names[k]))
+				return (enum watch_skip_kind)k;
+		return WSK_OTHER;
+	}
+	return watch_skip_kind_of(r->reason[p]);
+}
+
 static void last_day(struct watch_status_sum *s, const struct watch_hist *h)
 {
 	s->day_from = s->now - WATCH_STATUS_DAY_S;
@@ -359,7 +371,7 @@ static void last_day(struct watch_status_sum *s, const struct watch_hist *h)
 		s->day_rounds++;
 		for (int p = 0; p < WP_N; p++) {
 			if (r->st[p] == WS_SKIPPED) {
-				s->day_skips[watch_skip_kind_of(r->reason[p])]++;
+				s->day_skips[skip_kind(r, p)]++;
 				skipped = true;
 			} else if (r->st[p] == WS_FAILED) {
 				s->day_failed++;

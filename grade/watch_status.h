@@ -24,7 +24,8 @@ extern const char *const watch_pstate_names[]; /* "unknown", "ok", "skipped", "f
 enum watch_skip_kind { WSK_LOAD, WSK_CPU, WSK_PSI, WSK_BUDGET, WSK_HUNG, WSK_STOPPED, WSK_OTHER, WSK_N };
 extern const char *const watch_skip_kind_names[WSK_N]; /* "load", "cpu", ... "other" */
 
-/* a skip reason's kind from its text ("busy: load 6.25 > 1.50" is load) */
+/* a skip reason's kind from its text ("busy: load 6.25 > 1.50" is load), for lines without
+ * their own "skip" kind */
 enum watch_skip_kind watch_skip_kind_of(const char *reason);
 
 #define WATCH_STATUS_DAY_S 86400.0

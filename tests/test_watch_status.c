@@ -170,6 +170,23 @@ TH_TEST(watch_status_drift_baseline_json)
 	watch_status_build(&s, &h, NOW, 5, false);
 	TH_NEAR(s.base[WM_DRAM_NS].value, 200.0, 1e-9);
 	TH_CHECK(isnan(s.base[WM_DRAM_NS].time) && isnan(s.base[WM_DRAM_NS].age_s));
+	/* the daemon's own file: schema, the history's names, a "none" entry with a null value */
+	watch_status_init(&s);
+	TH_EQ_INT(watch_status_drift_parse(&s, "{\"schema\":\"vpsbench-watch-baseline-1\","
+					       "\"report_fnv1a\":\"0123456789abcdef\",\"written\":"
+					       "\"2026-12-01T00:00:00Z\",\"metrics\":{\"wakeup_p99_us\":{"
+					       "\"value\":88.25,\"unit\":\"us\",\"source\":\"rounds\","
+					       "\"measured_at\":1796084100.000,\"measured\":"
+					       "\"2026-12-01T00:15:00Z\"},\"fsync_p99_us\":{\"value\":null,"
+					       "\"unit\":\"us\",\"source\":\"none\",\"measured_at\":null,"
+					       "\"measured\":null}}}"), 0);
+	watch_status_build(&s, &h, NOW, 5, false);
+	TH_NEAR(s.base[WM_WAKEUP_P99].value, 88.25, 1e-9);
+	TH_NEAR(s.base[WM_WAKEUP_P99].time, AT(1) - 0.125, 1e-6);
+	TH_EQ_STR(s.base[WM_WAKEUP_P99].source, "rounds");
+	/* no figure there: the history's and baseline.json's as before */
+	TH_EQ_STR(s.base[WM_FSYNC_P99].from, "baseline.json");
+	TH_NEAR(s.base[WM_FSYNC_P99].value, 618.496, 1e-9);
 	watch_status_init(&s);
 	TH_EQ_INT(watch_status_drift_parse(&s, "[1,2"), -1);
 	TH_CHECK(strstr(s.drift_note, "drift_baseline.json") != NULL);
@@ -368,4 +385,37 @@ TH_TEST(watch_status_quiet_history_said)
 		free(buf);
 	}
 	watch_hist_free(&h);
+}
+
+TH_TEST(watch_status_skip_kind_from_line)
+{
+	struct watch_hist h;
+	struct watch_status_sum s;
+	struct watch_round r[2];
+
+	/* the line's "skip" wins over the reason's words; a kind it does not know is other */
+	TH_EQ_INT(watch_hist_parse_line("{\"schema\":\"vpsbench-watch-1\",\"seq\":1,\"unix\":1000,"
+					 "\"probes\":{\"randread\":{\"status\":\"skipped\",\"reason\":"
+					 "\"busy: load 3.00 > 1.50\",\"skip\":\"budget\"},\"fsync\":{"
+					 "\"status\":\"skipped\",\"reason\":\"busy: load 3.00 > 1.50\"},"
+					 "\"prime\":{\"status\":\"skipped\",\"reason\":\"x\",\"skip\":"
+					 "\"later\"}}}", &r[0]), 0);
+	TH_EQ_STR(r[0].skip[WP_RANDREAD], "budget");
+	TH_EQ_STR(r[0].skip[WP_FSYNC], "");
+	TH_EQ_INT(watch_hist_parse_line("{\"schema\":\"vpsbench-watch-1\",\"seq\":2,\"unix\":1100,"
+					 "\"interval_s\":100,\"probes\":{\"dram\":{\"status\":\"skipped\","
+					 "\"reason\":\"\",\"skip\":\"hung\"}}}", &r[1]), 0);
+	memset(&h, 0, sizeof(h));
+	for (int m = 0; m < WM_N; m++)
+		h.base_json[m] = NAN;
+	h.round = r;
+	h.n = h.cap = 2;
+	watch_status_init(&s);
+	watch_status_build(&s, &h, 1200, 5, false);
+	TH_EQ_INT(s.day_rounds, 2);
+	TH_EQ_INT(s.day_skips[WSK_BUDGET], 1);
+	TH_EQ_INT(s.day_skips[WSK_LOAD], 1);
+	TH_EQ_INT(s.day_skips[WSK_OTHER], 1);
+	TH_EQ_INT(s.day_skips[WSK_HUNG], 1);
+	TH_EQ_INT(s.day_rounds_skipped, 2);
 }
