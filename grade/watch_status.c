@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -47,7 +49,7 @@ void watch_status_init(struct watch_status_sum *s)
 	memset(s, 0, sizeof(*s));
 	s->now = s->last_ts = s->last_age_s = s->every_s = s->stale_after_s = NAN;
 	s->report_ts = s->report_age_s = s->day_from = NAN;
-	s->last_seq = -1;
+	s->last_seq = s->pid = -1;
 	for (int m = 0; m < WM_N; m++) {
 		s->base[m].value = s->base[m].time = s->base[m].age_s = NAN;
 		s->drift[m].degraded = -1;
@@ -58,6 +60,34 @@ void watch_status_init(struct watch_status_sum *s)
 		s->probe[p].latest_ts = s->probe[p].ok_ts = s->probe[p].ok_age_s = NAN;
 		s->probe[p].value = NAN;
 	}
+}
+
+/* the pid holding a flock on the file of fd, from /proc/locks ("1: FLOCK  ADVISORY  WRITE
+ * 1234 fd:01:5678 0 EOF"; waiters are "1: -> FLOCK ..."); -1 when not found */
+static long lock_holder(int fd)
+{
+	struct stat st;
+	char line[256], type[16], mode[16];
+	unsigned maj, min;
+	unsigned long ino;
+	long pid, found = -1;
+	FILE *f;
+
+	if (fstat(fd, &st) < 0 || !(f = fopen("/proc/locks", "re")))
+		return -1;
+	while (found < 0 && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*d: %15s %*s %15s %ld %x:%x:%lu", type, mode, &pid, &maj, &min,
+			   &ino) == 6 && !strcmp(type, "FLOCK") && maj == major(st.st_dev) &&
+		    min == minor(st.st_dev) && ino == (unsigned long)st.st_ino && pid > 0)
+			found = pid;
+	fclose(f);
+	/* the pid that took the lock, which may have passed it on and gone (flock(1)) */
+	if (found > 0) {
+		snprintf(line, sizeof(line), "/proc/%ld", found);
+		if (access(line, F_OK) < 0)
+			found = -1;
+	}
+	return found;
 }
 
 void watch_status_lock(struct watch_status_sum *s, const char *dir)
@@ -84,6 +114,7 @@ void watch_status_lock(struct watch_status_sum *s, const char *dir)
 		flock(fd, LOCK_UN);
 	} else if (errno == EWOULDBLOCK) {
 		s->running = WRUN_YES;
+		s->pid = lock_holder(fd);
 	} else {
 		s->running = WRUN_UNKNOWN;
 		snprintf(s->run_note, sizeof(s->run_note), "flock %s: %s", path, strerror(errno));

@@ -61,6 +61,7 @@ struct watch_status_drift {
 struct watch_status_sum {
 	double now;
 	enum watch_run running;
+	long pid;                     /* the holder's, from /proc/locks; -1 unknown */
 	char run_note[WATCH_STATUS_NOTE_LEN]; /* why unknown */
 
 	size_t rounds;

@@ -112,17 +112,21 @@ VPSBENCH_WATCH_NOW=soon "$VPSBENCH" watch --status --state-dir "$sd" >"$tmp/o" 2
 [ $rc -eq 1 ] && grep -q "VPSBENCH_WATCH_NOW 'soon'" "$tmp/e" && t_ok bad_now_refused || t_fail bad_now_refused "rc=$rc"
 
 # a lock held by another process, as a running watcher holds it
-if command -v flock >/dev/null; then
+if command -v flock >/dev/null; then # flock(1) for the check that the holder keeps it
 	mkdir "$tmp/held" && cp "$sd/history.jsonl" "$tmp/held/"
-	# the holder is the process itself (exec), so killing it lets the lock go
-	( exec 9>"$tmp/held/lock"; flock -x 9; exec sleep 30 ) & pids+=($!)
-	for _ in $(seq 50); do
+	# the holder takes the lock itself and keeps it until killed
+	python3 -c 'import fcntl, sys, time
+f = open(sys.argv[1], "w"); fcntl.flock(f, fcntl.LOCK_EX); time.sleep(30)' "$tmp/held/lock" & pids+=($!)
+	for _ in $(seq 200); do
 		"$VPSBENCH" watch --status --state-dir "$tmp/held" > "$tmp/held.txt" 2>&1
 		grep -q '^Watcher   : running' "$tmp/held.txt" && break
 		sleep 0.1
 	done
 	grep -q '^Watcher   : running' "$tmp/held.txt" && t_ok flock_held_running ||
 		t_fail flock_held_running "$(grep '^Watcher' "$tmp/held.txt")"
+	# the holder named (/proc/locks)
+	grep -q "^Watcher   : running (pid ${pids[-1]} holds " "$tmp/held.txt" && t_ok holder_pid_named ||
+		t_fail holder_pid_named "want pid ${pids[-1]}: $(grep '^Watcher' "$tmp/held.txt")"
 	# the look took nothing from the holder: a second exclusive try still fails
 	flock -x -n "$tmp/held/lock" true && t_fail lock_still_held || t_ok lock_still_held
 	kill "${pids[-1]}" 2>/dev/null; wait "${pids[-1]}" 2>/dev/null

@@ -273,6 +273,8 @@ TH_TEST(watch_status_lock_seen)
 		watch_status_init(&s);
 		watch_status_lock(&s, dir);
 		TH_EQ_INT(s.running, WRUN_YES);
+		/* the holder named: this process */
+		TH_EQ_INT(s.pid, getpid());
 		/* the look left the watcher's lock alone */
 		TH_EQ_INT(flock(fd, LOCK_EX | LOCK_NB), 0);
 		close(fd);

@@ -128,6 +128,7 @@ int watch_status_json(FILE *f, const struct watch_status_sum *s, const char *dir
 	w = cJSON_AddObjectToObject(root, "watcher");
 	if (w) {
 		tri(w, "running", s->running == WRUN_YES ? 1 : s->running == WRUN_NO ? 0 : -1);
+		num(w, "pid", s->pid > 0 ? (double)s->pid : NAN);
 		str(w, "note", s->run_note);
 	}
 	r = cJSON_AddObjectToObject(root, "rounds");

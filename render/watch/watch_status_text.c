@@ -35,7 +35,9 @@ static void head(FILE *f, const struct watch_status_sum *s, const char *dir)
 	watch_fmt_time(t, sizeof(t), s->now, 1);
 	fprintf(f, "vpsbench watch status of %s at %s\n", dir, t);
 	fputs("Watcher   : ", f);
-	if (s->running == WRUN_YES)
+	if (s->running == WRUN_YES && s->pid > 0)
+		fprintf(f, "running (pid %ld holds %s/lock)\n", s->pid, dir);
+	else if (s->running == WRUN_YES)
 		fprintf(f, "running (a watcher holds %s/lock)\n", dir);
 	else if (s->running == WRUN_NO)
 		fprintf(f, "not running (%s/lock is free)\n", dir);
