@@ -6,7 +6,7 @@
  * (watch_probe.c) with the wake-up sampler paused (watch_sampler.c), the
  * counters' deltas (watch_deltas.c), drift (watch_drift.c), then the
  * history line (watch_history.c) and the metrics (watch_metrics.c).
- * `--report` is watch_report.c's.
+ * `--report` is watch_report.c's, `--status` watch_status_cmd.c's.
  */
 #include <errno.h>
 #include <math.h>
