@@ -329,15 +329,6 @@ static void watch_loop(struct watcher *w, uint64_t seq)
 	}
 }
 
-static int report_main(const struct watch_opts *o)
-{
-	struct watch_report_args a = {
-		.state_dir = o->state_dir, .since_s = o->since_s, .html_path = o->html, .out = stdout,
-	};
-
-	return watch_report_run(&a);
-}
-
 static int status_main(const struct watch_opts *o)
 {
 	struct watch_status_args a = {
@@ -346,6 +337,15 @@ static int status_main(const struct watch_opts *o)
 	};
 
 	return watch_status_run(&a);
+}
+
+static int report_main(const struct watch_opts *o)
+{
+	struct watch_report_args a = {
+		.state_dir = o->state_dir, .since_s = o->since_s, .html_path = o->html, .out = stdout,
+	};
+
+	return watch_report_run(&a);
 }
 
 /* The baseline's figures into v: --baseline, else baseline.json, else one run. 0, 1 bad input, 2. */
@@ -400,10 +400,10 @@ int watch_main(int argc, char **argv)
 	rc = watch_opts_parse(argc, argv, &w.o);
 	if (rc)
 		return rc < 0 ? 0 : 1;
-	if (w.o.report)
-		return report_main(&w.o);
 	if (w.o.status)
 		return status_main(&w.o);
+	if (w.o.report)
+		return report_main(&w.o);
 	memset(base, 0, sizeof(base));
 	w.rng = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)getpid() << 32) ^ mono_ns();
 

@@ -210,10 +210,6 @@ int watch_opts_parse(int argc, char **argv, struct watch_opts *o)
 			return -1;
 		} else if (!strcmp(a, "--report")) {
 			o->report = true;
-		} else if (!strcmp(a, "--status")) {
-			o->status = true;
-		} else if (!strcmp(a, "--json")) {
-			o->json = true;
 		} else if (!strcmp(a, "--baseline")) {
 			o->baseline = v;
 		} else if (!strcmp(a, "--state-dir")) {
@@ -272,6 +268,10 @@ int watch_opts_parse(int argc, char **argv, struct watch_opts *o)
 			if (!*v)
 				return bad(a, v, "not a usable path");
 			o->html = v;
+		} else if (!strcmp(a, "--status")) {
+			o->status = true;
+		} else if (!strcmp(a, "--json")) {
+			o->json = true;
 		} else {
 			fprintf(stderr, "vpsbench: watch: unknown option '%s' (vpsbench watch --help)\n", a);
 			return 1;
@@ -279,6 +279,10 @@ int watch_opts_parse(int argc, char **argv, struct watch_opts *o)
 	}
 	if (!state_given)
 		default_state_dir(o->state_dir, sizeof(o->state_dir));
+	if (!o->report && (o->since_s > 0 || o->html)) {
+		fprintf(stderr, "vpsbench: watch: --since and --html go with --report\n");
+		return 1;
+	}
 	if (o->status && o->report) {
 		fprintf(stderr, "vpsbench: watch: --status and --report go separately\n");
 		return 1;
@@ -290,10 +294,6 @@ int watch_opts_parse(int argc, char **argv, struct watch_opts *o)
 	if (o->status && (daemon_opt || o->since_s > 0 || o->html)) {
 		fprintf(stderr, "vpsbench: watch: %s does not go with --status (it takes --state-dir, "
 			"--window and --json)\n", daemon_opt ? daemon_opt : o->html ? "--html" : "--since");
-		return 1;
-	}
-	if (!o->report && (o->since_s > 0 || o->html)) {
-		fprintf(stderr, "vpsbench: watch: --since and --html go with --report\n");
 		return 1;
 	}
 	return 0;
