@@ -129,6 +129,12 @@ f = open(sys.argv[1], "w"); fcntl.flock(f, fcntl.LOCK_EX); time.sleep(30)' "$tmp
 		t_fail holder_pid_named "want pid ${pids[-1]}: $(grep '^Watcher' "$tmp/held.txt")"
 	# the look took nothing from the holder: a second exclusive try still fails
 	flock -x -n "$tmp/held/lock" true && t_fail lock_still_held || t_ok lock_still_held
+	# a running watcher before its first round: still exit 1, and the line says it runs
+	mv "$tmp/held/history.jsonl" "$tmp/held/h.saved"
+	"$VPSBENCH" watch --status --state-dir "$tmp/held" >"$tmp/o" 2>"$tmp/e"; rc=$?
+	[ $rc -eq 1 ] && [ "$(wc -l < "$tmp/e")" -eq 1 ] && grep -q 'history.jsonl: No such file.*a watcher holds the lock there' "$tmp/e" &&
+		t_ok no_round_yet_said_running || t_fail no_round_yet_said_running "rc=$rc $(cat "$tmp/e")"
+	mv "$tmp/held/h.saved" "$tmp/held/history.jsonl"
 	kill "${pids[-1]}" 2>/dev/null; wait "${pids[-1]}" 2>/dev/null
 	"$VPSBENCH" watch --status --json --state-dir "$tmp/held" > "$tmp/held.json" 2>&1
 	python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["watcher"]["running"] is not False)' \

@@ -42,6 +42,11 @@ static int now_of(const struct watch_status_args *a, double *now)
 	return 0;
 }
 
+static const char *running_note(const struct watch_status_sum *s)
+{
+	return s->running == WRUN_YES ? "; a watcher holds the lock there: no round written yet" : "";
+}
+
 int watch_status_run(const struct watch_status_args *a)
 {
 	struct watch_hist h;
@@ -55,19 +60,20 @@ int watch_status_run(const struct watch_status_args *a)
 	watch_status_init(&s);
 	if (now_of(a, &now) < 0)
 		return 1;
+	/* a watcher before its first round has no history yet: the one line says it runs */
+	watch_status_lock(&s, a->state_dir);
 	if (watch_hist_load(&h, a->state_dir, why, sizeof(why)) < 0) {
-		fprintf(stderr, "vpsbench: watch --status: %s\n", why);
+		fprintf(stderr, "vpsbench: watch --status: %s%s\n", why, running_note(&s));
 		goto out;
 	}
 	if (!h.n) {
 		fprintf(stderr, "vpsbench: watch --status: %s/history.jsonl: no history round (%u line%s, "
-			"%u malformed)\n", a->state_dir, h.lines, h.lines == 1 ? "" : "s",
-			h.malformed + h.foreign);
+			"%u malformed)%s\n", a->state_dir, h.lines, h.lines == 1 ? "" : "s",
+			h.malformed + h.foreign, running_note(&s));
 		goto out;
 	}
 	/* a broken drift_baseline.json is said in the output, not fatal */
 	watch_status_drift_file(&s, a->state_dir);
-	watch_status_lock(&s, a->state_dir);
 	watch_status_build(&s, &h, now, a->window, a->window_given);
 	if ((a->json ? watch_status_json(out, &s, a->state_dir) :
 		       watch_status_text(out, &s, a->state_dir)) < 0 || fflush(out) != 0) {
