@@ -435,7 +435,9 @@ void watch_status_build(struct watch_status_sum *s, const struct watch_hist *h, 
 	s->last_ts = last->ts;
 	s->last_age_s = now - last->ts;
 	s->every_s = every_of(h);
-	s->stale_after_s = window * s->every_s;
+	/* as /metrics' vpsbench_watch_probe_stale: the window's rounds at their most jitter
+	 * (its --probe-time on top is not in the history: seconds against minutes) */
+	s->stale_after_s = window * s->every_s * 1.1;
 	for (int m = 0; m < WM_N; m++) {
 		baseline(s, h, (enum watch_metric)m);
 		drift(s, h, (enum watch_metric)m);

@@ -70,7 +70,7 @@ struct watch_status_sum {
 	double every_s;               /* the median interval of the newest rounds; NAN unknown */
 	unsigned window;
 	bool window_given;            /* from --window, else the default */
-	double stale_after_s;         /* window x every; NAN unknown */
+	double stale_after_s;         /* window x every x 1.1 (the jitter); NAN unknown */
 
 	/* baseline.json */
 	char report_start[32];        /* run.start; "" unknown */

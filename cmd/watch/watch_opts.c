@@ -45,7 +45,7 @@ void watch_opts_help(FILE *f)
 	      "  --html FILE            --report: also write an HTML page\n"
 	      "  --status               print a watcher's state at a glance: running or not, the last\n"
 	      "                         round, each probe's last figure and state (stale: no ok figure\n"
-	      "                         for --window x the rounds' interval), baselines and their age,\n"
+	      "                         for --window x the rounds' interval x 1.1), baselines, their age,\n"
 	      "                         degraded spans still open, the last 24 h's skips by reason;\n"
 	      "                         reads the state directory only (exit 1: no history there)\n"
 	      "  --json                 --status: the same facts as one JSON object (unknown: null)\n"

@@ -61,7 +61,7 @@ static void head(FILE *f, const struct watch_status_sum *s, const char *dir)
 			s->last_age_s / s->every_s, s->running == WRUN_YES ?
 			", yet a watcher holds the lock: is it stuck?" : "");
 	}
-	fprintf(f, "Stale     : a probe with no ok figure for %s (window %u x every; %s)\n", st,
+	fprintf(f, "Stale     : a probe with no ok figure for %s (window %u x every x 1.1; %s)\n", st,
 		s->window, s->window_given ? "--window" :
 		"the watcher's default window: give --window K if it runs with another");
 	fputs("Report    : ", f);
