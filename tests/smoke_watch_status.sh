@@ -44,6 +44,14 @@ one_line_exit1 bad_json_alone "--json goes with --status" --json --state-dir "$t
 one_line_exit1 bad_with_report "--status and --report" --status --report --state-dir "$tmp/empty"
 one_line_exit1 bad_daemon_option "--every does not go with --status" --status --every 1s --state-dir "$tmp/empty"
 
+# the recorded history at a fixed now (VPSBENCH_WATCH_NOW): the unit test's goldens, through the CLI
+for fmt in txt json; do
+	VPSBENCH_WATCH_NOW=1796190420.125 "$VPSBENCH" watch --status $([ $fmt = json ] && echo --json) \
+		--state-dir tests/fixtures/watch/status 2>"$tmp/g.err" | sed 's|tests/fixtures/watch/status|/var/lib/vpsbench|g' > "$tmp/g.$fmt"
+	diff -u tests/golden/watch-status.$fmt "$tmp/g.$fmt" > "$tmp/g.diff" && [ ! -s "$tmp/g.err" ] && t_ok cli_golden_$fmt ||
+		t_fail cli_golden_$fmt "$(head -c 400 "$tmp/g.diff") $(cat "$tmp/g.err")"
+done
+
 # a short run, then its status
 sd=$tmp/run
 "$VPSBENCH" watch --state-dir "$sd" --baseline $BASE --every 200ms --rounds 5 --listen none "${FAST[@]}" \
