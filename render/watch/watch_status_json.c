@@ -3,6 +3,7 @@
  * text status as one JSON object (schema "vpsbench-watch-status-1", the
  * README's "vpsbench watch" section); unknown is null, never 0.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,6 +168,7 @@ int watch_status_json(FILE *f, const struct watch_status_sum *s, const char *dir
 	(void)f;
 	(void)s;
 	(void)dir;
+	errno = ENOTSUP; /* built without cJSON: said as "Operation not supported" */
 	return -1;
 }
 #endif
