@@ -178,7 +178,8 @@ assert len(rows) == 5, len(rows)
 for r in rows:
     for k, p in r["probes"].items():
         assert p["status"] == "skipped" and p["reason"].startswith("busy: cpu "), (k, p)
-        assert all(v is None for kk, v in p.items() if kk not in ("status", "reason")), p
+        assert p.get("skip") == "cpu", p  # the skip's kind: skipped_total{reason="cpu"}
+        assert all(v is None for kk, v in p.items() if kk not in ("status", "reason", "skip")), p
 print(rows[0]["probes"]["randread"]["reason"])
 PY
 ); prc=$?
