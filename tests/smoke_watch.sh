@@ -280,7 +280,7 @@ sd="$tmp/r3"; mkdir -p "$sd"
 [ $rc -eq 0 ] && t_ok rounds3_exit_0 || t_fail rounds3_exit_0 "rc=$rc $(cat "$tmp/r3.err")"
 cmp -s "$BASE" "$sd/baseline.json" && t_ok baseline_copied || t_fail baseline_copied
 t_promtool_metrics rounds3_prom_file_promtool_clean "$tmp/r3.prom"
-out=$(python3 - "$sd/history.jsonl" "$tmp/r3.prom" "$sd" <<'PY'
+out=$(python3 - "$sd/history.jsonl" "$tmp/r3.prom" "$sd" 2>&1 <<'PY'
 import json, sys
 lines = open(sys.argv[1]).read().split("\n")
 assert lines[-1] == "", "history does not end in a newline"

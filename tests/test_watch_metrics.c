@@ -164,15 +164,20 @@ TH_TEST(watch_metrics_stale)
 	TH_LINE(b, "vpsbench_watch_probe_stale{probe=\"dram\"} 1");
 	TH_CHECK(!strstr(b, "probe_last_success_timestamp_seconds{"));
 	free(b);
+	/* from a round on, as of the latest round's start (the clock no longer counts) */
 	ok_round(&r, 1005000);
 	watch_state_add(&s, &r);
-	skipped_round(&r, 1006000, WR_CPU);
+	s.now = 1005000 + 100000;
+	b = render(&s);
+	TH_LINE(b, "vpsbench_watch_probe_stale{probe=\"dram\"} 0"); /* fresh, however long the round ran */
+	free(b);
+	skipped_round(&r, 1005000 + 4959, WR_CPU);
 	watch_state_add(&s, &r);
-	s.now = 1005000 + 4959;
 	b = render(&s);
 	TH_LINE(b, "vpsbench_watch_probe_stale{probe=\"randread\",dir=\"/srv/da\\\"ta\"} 0");
 	free(b);
-	s.now = 1005000 + 4961;
+	skipped_round(&r, 1005000 + 4961, WR_CPU);
+	watch_state_add(&s, &r);
 	b = render(&s);
 	TH_LINE(b, "vpsbench_watch_probe_stale{probe=\"randread\",dir=\"/srv/da\\\"ta\"} 1");
 	TH_LINE(b, "vpsbench_watch_probe_stale{probe=\"prime\"} 1");

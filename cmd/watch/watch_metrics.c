@@ -138,7 +138,10 @@ static void disk_gauge(FILE *f, const struct watch_state *s, const char *name, c
 
 static void probe_families(FILE *f, const struct watch_state *s)
 {
-	double now = s->now > 0 ? s->now : wall_now(), after = watch_stale_after_s(s);
+	/* as of the latest round's start, like the figures: a round that ran long does not make
+	 * its own fresh figure stale, and the body does not change between rounds */
+	double now = s->have_round ? s->last.unix_time : s->now > 0 ? s->now : wall_now();
+	double after = watch_stale_after_s(s);
 
 	head(f, "probe_runs_total", "counter", "probe runs by result (ok, skipped, failed)");
 	for (int i = 0; i < WP_COUNT; i++)
@@ -182,7 +185,7 @@ static void probe_families(FILE *f, const struct watch_state *s)
 
 		snprintf(help, sizeof(help), "1 when the probe's latest ok figure is older than "
 			 "window x every x 1.1 + probe time (%.15g s here), or none yet after the "
-			 "watcher ran that long; as of the latest round", after);
+			 "watcher ran that long; at the latest round's start", after);
 		head(f, "probe_stale", "gauge", help);
 	}
 	for (int i = 0; i < WP_COUNT; i++) {

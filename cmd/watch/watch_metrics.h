@@ -23,7 +23,7 @@ struct watch_state {
 	double every_s;         /* --every */
 	double probe_s;         /* --probe-time */
 	unsigned window;        /* --window K */
-	double now;             /* tests: the render's Unix time; 0 = the clock */
+	double now;             /* tests: the render's Unix time before any round; 0 = the clock */
 	uint64_t rounds;
 	uint64_t runs[WP_COUNT][WS_COUNT];
 	uint64_t skipped[WP_COUNT][WR_COUNT]; /* [WR_NONE] unused: a skip of no kind is "other" */
