@@ -38,6 +38,7 @@ struct watch_round {
 	char reason[WP_N][WATCH_REASON_LEN];
 	double v[WM_N];               /* the metric's figure this round */
 	double steal_pct, psi_cpu_pct, wakeup_max_us;
+	double psi_io_pct;            /* NAN: unknown, or a line from before it was written */
 	int degraded[WM_N];           /* the daemon's drift flag: 1, 0, -1 unknown */
 	double drift_ratio[WM_N], drift_baseline[WM_N];
 	double write_errors;

@@ -90,7 +90,8 @@ int watch_hist_parse_line(const char *line, struct watch_round *r)
 
 	memset(r, 0, sizeof(*r));
 	r->seq = -1;
-	r->interval_s = r->steal_pct = r->psi_cpu_pct = r->wakeup_max_us = r->write_errors = NAN;
+	r->interval_s = r->steal_pct = r->psi_cpu_pct = r->psi_io_pct = r->wakeup_max_us = NAN;
+	r->write_errors = NAN;
 	for (int m = 0; m < WM_N; m++) {
 		r->v[m] = r->drift_ratio[m] = r->drift_baseline[m] = NAN;
 		r->degraded[m] = -1;
@@ -125,6 +126,7 @@ int watch_hist_parse_line(const char *line, struct watch_round *r)
 	dl = get(o, "deltas");
 	r->steal_pct = num(dl, "steal_pct");
 	r->psi_cpu_pct = num(dl, "psi_cpu_some_pct");
+	r->psi_io_pct = num(dl, "psi_io_some_pct");
 	wk = get(o, "wakeup");
 	r->v[WM_WAKEUP_P99] = num(wk, "p99_us");
 	r->wakeup_max_us = num(wk, "max_us");

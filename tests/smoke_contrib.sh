@@ -52,7 +52,16 @@ if command -v promtool >/dev/null 2>&1; then
 	else
 		t_ok promtool_tests_catch_a_mutant
 	fi
-	for a in VpsbenchWatchDegraded VpsbenchWatchSteal VpsbenchWatchWakeupDelay VpsbenchWatchProbeFailures \
+	# and a stale alert that waits 8 hours instead of 6 (every round skipped since 2 h: fires at 8 h)
+	sed 's/) > 6 \* 3600/) > 8 * 3600/' "$RULES" > "$tmp/p/vpsbench-watch.rules.yml"
+	if ! grep -q '> 8 \* 3600' "$tmp/p/vpsbench-watch.rules.yml"; then
+		t_fail promtool_tests_catch_a_stale_mutant "the mutant did not apply"
+	elif (cd "$tmp/p" && promtool test rules vpsbench-watch.rules.test.yml >/dev/null 2>&1); then
+		t_fail promtool_tests_catch_a_stale_mutant "an 8-hour stale threshold passed the tests"
+	else
+		t_ok promtool_tests_catch_a_stale_mutant
+	fi
+	for a in VpsbenchWatchDegraded VpsbenchWatchSteal VpsbenchWatchWakeupDelay VpsbenchWatchProbeFailures VpsbenchWatchProbesStale \
 		VpsbenchWatchDown; do
 		grep -q "alertname: $a" contrib/prometheus/vpsbench-watch.rules.test.yml || { t_fail "rule_tested_$a"; continue; }
 		t_ok "rule_tested_$a"

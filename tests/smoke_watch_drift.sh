@@ -91,7 +91,11 @@ WB=$!
 VPSBENCH_WATCH_WAKEUP_BASELINE_US=10000 "${NICE[@]}" "$VPSBENCH" watch --state-dir "$sdc" --baseline "$tmp/base.json" --prom-file "$tmp/c.prom" \
 	--every 1s --dir "${shm:-$tmp/bdir}" "${COMMON[@]}" --budget 1 2>"$tmp/c.err" &
 WC=$!
-gauge() { awk -v m="vpsbench_watch_degraded{metric=\"$2\"}" '$1 == m {print $2}' "$1" 2>/dev/null; }
+# gauge PROM NAME: the degraded gauge of the history's drift NAME (label metric="randread_p99"..., any dir)
+gauge() {
+	local l=${2%_us}; l=${l%_ns}; l=${l%_events_per_s}
+	awk -v m="vpsbench_watch_degraded{metric=\"$l\"" 'index($1, m) == 1 && substr($1, length(m) + 1, 1) ~ /[},]/ {print $2}' "$1" 2>/dev/null
+}
 rounds() { awk '/^vpsbench_watch_rounds_total/ {print $2}' "$1" 2>/dev/null; }
 # wait_gauge PID PROM METRIC VALUE MAXROUNDS [R0]: true when the gauge reads VALUE within MAXROUNDS
 # rounds after round R0 (default: now); prints the rounds it took
@@ -195,6 +199,7 @@ recovered=$checked
 echo $W > /sys/fs/cgroup/blkio/cgroup.procs
 rmdir "$cg_blk" && cg_blk=
 kill -TERM $W; wait $W; W=
+t_promtool_metrics drift_randread_prom_file_promtool_clean "$tmp/w.prom"
 # (the recovery's line only when it recovered: a withheld recovery is a skip above)
 if ! grep -q 'randread_p99_us degraded' "$tmp/w.err" || { [ "$recovered" != skip ] && ! grep -q 'randread_p99_us recovered' "$tmp/w.err"; }; then
 	t_fail drift_logs_state_changes "$(cat "$tmp/w.err")"
@@ -215,4 +220,6 @@ check_gauge drift_wakeup_recovers $WC "$tmp/c.prom" "$sdc/history.jsonl" wakeup_
 echo $WB > /sys/fs/cgroup/cpu/cgroup.procs; echo $WC > /sys/fs/cgroup/cpu/cgroup.procs
 rmdir "$cg_cpu" && cg_cpu=
 kill -TERM $WB $WC; wait $WB $WC; WB=; WC=
+t_promtool_metrics drift_prime_prom_file_promtool_clean "$tmp/b.prom"
+t_promtool_metrics drift_wakeup_prom_file_promtool_clean "$tmp/c.prom"
 t_summary smoke_watch_drift

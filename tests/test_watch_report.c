@@ -229,9 +229,13 @@ TH_TEST(watch_parse_line)
 	TH_EQ_INT(r.st[WP_FSYNC], WS_NONE);
 	TH_CHECK(isnan(r.v[WM_RANDREAD_P99]));
 	TH_CHECK(isnan(r.steal_pct));
+	TH_CHECK(isnan(r.psi_io_pct)); /* a line from before PSI io: unknown, not 0 */
 	TH_EQ_INT(r.degraded[WM_DRAM_NS], 1);
 	TH_EQ_INT(r.degraded[WM_FSYNC_P99], -1);
 	TH_NEAR(r.drift_ratio[WM_DRAM_NS], 1.5, 1e-12);
+	TH_EQ_INT(watch_hist_parse_line("{\"schema\":\"vpsbench-watch-1\",\"unix\":1,\"deltas\":"
+					 "{\"psi_io_some_pct\":12.5,\"steal_s\":0.2}}", &r), 0);
+	TH_NEAR(r.psi_io_pct, 12.5, 1e-12);
 	TH_NEAR(watch_ratio(WM_PRIME_EPS, 2000, 4000), 2.0, 1e-12);
 	TH_NEAR(watch_ratio(WM_DRAM_NS, 300, 200), 1.5, 1e-12);
 	TH_CHECK(isnan(watch_ratio(WM_DRAM_NS, 300, NAN)));

@@ -194,17 +194,31 @@ static void skip_all(struct watch_round *r, enum watch_skip_reason kind, const c
 	}
 }
 
+/* p's duration_s: from t0 to now when it ran; returns now (the next probe's t0) */
+static uint64_t took(struct watch_probe_result *p, uint64_t t0)
+{
+	uint64_t t1 = mono_ns();
+
+	if (p->status != WS_SKIPPED)
+		p->duration_s = mdbl_of((double)(t1 - t0) / 1e9);
+	return t1;
+}
+
 static void run_probes(struct watcher *w, struct watch_round *r)
 {
-	uint64_t half = w->o.probe_ns / 2;
+	uint64_t half = w->o.probe_ns / 2, t = mono_ns();
 
 	watch_probe_randread(&w->probes, w->o.probe_ns, &r->probe[WP_RANDREAD]);
+	t = took(&r->probe[WP_RANDREAD], t);
 	if (!stop_flag)
 		watch_probe_fsync(&w->probes, half, &r->probe[WP_FSYNC]);
+	t = took(&r->probe[WP_FSYNC], t);
 	if (!stop_flag)
 		watch_probe_prime(&stop_flag, half, &r->probe[WP_PRIME]);
+	t = took(&r->probe[WP_PRIME], t);
 	if (!stop_flag)
 		watch_probe_dram(&stop_flag, &r->probe[WP_DRAM]);
+	took(&r->probe[WP_DRAM], t);
 }
 
 static void write_outputs(struct watcher *w, const struct watch_round *r)
@@ -440,8 +454,7 @@ int watch_main(int argc, char **argv)
 		fprintf(stderr, "vpsbench: watch: out of memory\n");
 		goto out;
 	}
-	w.state.state_dir = w.o.state_dir;
-	w.state.drift = &w.drift;
+	watch_state_init(&w.state, &w.o, &w.drift);
 	watch_drift_init(&w.drift, w.o.window, w.o.margin, base);
 	{
 		char *body;

@@ -2,7 +2,7 @@
  * watch_deltas.h — the counters `vpsbench watch` takes deltas of between
  * rounds: steal (/proc/stat, core/proc_stat), cgroup CPU throttling
  * (cpu.stat at each level, core/cgroup), PSI stall time (/proc/pressure/
- * cpu and memory, "some"), swap-in (/proc/vmstat pswpin).
+ * cpu, memory and io, "some"), swap-in (/proc/vmstat pswpin).
  */
 #ifndef VPSBENCH_WATCH_DELTAS_H
 #define VPSBENCH_WATCH_DELTAS_H
@@ -17,7 +17,7 @@ struct watch_snap {
 	struct proc_stat *ps;            /* heap: 24 KiB */
 	unsigned ncg;
 	struct mu64 throttled_ns[WATCH_CG_LEVELS];
-	struct mdbl psi_cpu_us, psi_mem_us;  /* "some" total= */
+	struct mdbl psi_cpu_us, psi_mem_us, psi_io_us;  /* "some" total= */
 	struct mu64 pswpin;
 };
 

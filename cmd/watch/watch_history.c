@@ -227,6 +227,13 @@ static void probe(FILE *f, const struct watch_probe_result *p, int id)
 		num(f, p->ns, "%.1f");
 		break;
 	}
+	/* added after the figures: an older reader's keys keep their places */
+	fputs(",\"skip\":", f);
+	str_or_null(f, p->status == WS_SKIPPED ?
+		    watch_skip_reason_names[p->skip > WR_NONE && p->skip < WR_COUNT ? p->skip : WR_OTHER] :
+		    NULL);
+	fputs(",\"duration_s\":", f);
+	num(f, p->duration_s, "%.3f");
 	fputc('}', f);
 }
 
@@ -264,6 +271,10 @@ char *watch_history_line(const struct watch_round *r, const struct watch_drift *
 		fprintf(f, "%llu", (unsigned long long)r->d.pswpin.v);
 	else
 		fputs("null", f);
+	fputs(",\"psi_io_some_pct\":", f);
+	num(f, r->d.psi_io_pct, "%.2f");
+	fputs(",\"steal_s\":", f);
+	num(f, r->d.steal_s, "%.3f");
 	fputs("},\"wakeup\":{\"p99_us\":", f);
 	num(f, r->wake.p99_us, "%.1f");
 	fputs(",\"max_us\":", f);

@@ -1,13 +1,42 @@
 /*
- * watch_metrics.c — the Prometheus body of `vpsbench watch` (the metric
- * names of the spec, README "vpsbench watch").
+ * watch_metrics.c — the Prometheus body of `vpsbench watch` (the README's
+ * "Metrics reference"; checked by `promtool check metrics` in the tests).
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cmd/watch/watch_metrics.h"
+
+/* the label metric="..." of the drift families, by enum watch_drift_id */
+static const char *const drift_label[WD_COUNT] = {
+	"randread_p99", "fsync_p99", "prime", "dram", "wakeup_p99",
+};
+/* a drift metric's figure to base units: us, us, (events/s), ns, us */
+static const double drift_scale[WD_COUNT] = { 1e-6, 1e-6, 1, 1e-9, 1e-6 };
+
+static double wall_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+void watch_state_init(struct watch_state *s, const struct watch_opts *o,
+		      const struct watch_drift *drift)
+{
+	s->state_dir = o->state_dir;
+	s->dir = o->dir ? o->dir : o->state_dir;
+	s->start_time = wall_now();
+	s->every_s = (double)o->every_ns / 1e9;
+	s->probe_s = (double)o->probe_ns / 1e9;
+	s->window = o->window;
+	s->drift = drift;
+}
 
 void watch_state_add(struct watch_state *s, const struct watch_round *r)
 {
@@ -15,12 +44,28 @@ void watch_state_add(struct watch_state *s, const struct watch_round *r)
 	s->have_round = true;
 	s->last = *r;
 	for (int i = 0; i < WP_COUNT; i++) {
-		s->runs[i][r->probe[i].status]++;
-		if (r->probe[i].status == WS_OK) {
+		const struct watch_probe_result *p = &r->probe[i];
+
+		s->runs[i][p->status]++;
+		if (p->status == WS_SKIPPED)
+			s->skipped[i][p->skip > WR_NONE && p->skip < WR_COUNT ? p->skip : WR_OTHER]++;
+		else if (p->duration_s.ok)
+			s->duration_s[i] = p->duration_s;
+		if (p->status == WS_OK) {
 			s->have_ok[i] = true;
-			s->last_ok[i] = r->probe[i];
+			s->last_ok[i] = *p;
+			s->last_ok_time[i] = r->unix_time;
 		}
 	}
+	if (r->d.throttled_s.ok && r->d.throttled_s.v >= 0) {
+		s->throttled_sum_s += r->d.throttled_s.v;
+		s->have_throttled = true;
+	}
+}
+
+double watch_stale_after_s(const struct watch_state *s)
+{
+	return (double)s->window * s->every_s * 1.1 + s->probe_s;
 }
 
 static void head(FILE *f, const char *name, const char *type, const char *help)
@@ -29,12 +74,19 @@ static void head(FILE *f, const char *name, const char *type, const char *help)
 		type);
 }
 
+/* A gauge with no labels; left out when unknown. */
 static void gauge(FILE *f, const char *name, const char *help, struct mdbl v, double scale)
 {
 	if (!v.ok || !isfinite(v.v))
 		return;
 	head(f, name, "gauge", help);
 	fprintf(f, "vpsbench_watch_%s %.15g\n", name, v.v * scale);
+}
+
+static void counter(FILE *f, const char *name, const char *help, double v)
+{
+	head(f, name, "counter", help);
+	fprintf(f, "vpsbench_watch_%s %.15g\n", name, v);
 }
 
 static void label_value(FILE *f, const char *s)
@@ -49,27 +101,240 @@ static void label_value(FILE *f, const char *s)
 	}
 }
 
-static void quantiles(FILE *f, const char *name, const char *help, bool have, struct mdbl q50,
-		      const char *l50, struct mdbl q99, const char *l99, double scale)
+static bool disk_probe(int probe)
 {
-	if (!have || (!q50.ok && !q99.ok))
+	return probe == WP_RANDREAD || probe == WP_FSYNC;
+}
+
+/* dir="..." (no comma around it) */
+static void dir_label(FILE *f, const struct watch_state *s)
+{
+	fputs("dir=\"", f);
+	label_value(f, s->dir ? s->dir : "");
+	fputc('"', f);
+}
+
+/* probe="x"[,dir="..."]: a disk probe says its directory in every family */
+static void probe_labels(FILE *f, const struct watch_state *s, int probe)
+{
+	fprintf(f, "probe=\"%s\"", watch_probe_names[probe]);
+	if (disk_probe(probe)) {
+		fputc(',', f);
+		dir_label(f, s);
+	}
+}
+
+/* name{dir="..."} v: a disk probe's figure of its latest ok run */
+static void disk_gauge(FILE *f, const struct watch_state *s, const char *name, const char *help,
+		       int probe, struct mdbl v, double scale)
+{
+	if (!s->have_ok[probe] || !v.ok || !isfinite(v.v))
 		return;
 	head(f, name, "gauge", help);
-	if (q50.ok)
-		fprintf(f, "vpsbench_watch_%s{quantile=\"%s\"} %.15g\n", name, l50, q50.v * scale);
-	if (q99.ok)
-		fprintf(f, "vpsbench_watch_%s{quantile=\"%s\"} %.15g\n", name, l99, q99.v * scale);
+	fprintf(f, "vpsbench_watch_%s{", name);
+	dir_label(f, s);
+	fprintf(f, "} %.15g\n", v.v * scale);
+}
+
+static void probe_families(FILE *f, const struct watch_state *s)
+{
+	/* as of the latest round's start, like the figures: a round that ran long does not make
+	 * its own fresh figure stale, and the body does not change between rounds */
+	double now = s->have_round ? s->last.unix_time : s->now > 0 ? s->now : wall_now();
+	double after = watch_stale_after_s(s);
+
+	head(f, "probe_runs_total", "counter", "probe runs by result (ok, skipped, failed)");
+	for (int i = 0; i < WP_COUNT; i++)
+		for (int k = 0; k < WS_COUNT; k++) {
+			fputs("vpsbench_watch_probe_runs_total{", f);
+			probe_labels(f, s, i);
+			fprintf(f, ",result=\"%s\"} %llu\n", watch_status_names[k],
+				(unsigned long long)s->runs[i][k]);
+		}
+	head(f, "probe_skipped_total", "counter",
+	     "probes skipped, by reason (load, cpu, psi: the idle gate; budget; hung; stopped; other)");
+	for (int i = 0; i < WP_COUNT; i++)
+		for (int k = WR_NONE + 1; k < WR_COUNT; k++) {
+			fputs("vpsbench_watch_probe_skipped_total{", f);
+			probe_labels(f, s, i);
+			fprintf(f, ",reason=\"%s\"} %llu\n", watch_skip_reason_names[k],
+				(unsigned long long)s->skipped[i][k]);
+		}
+	for (int i = 0, any = 0; i < WP_COUNT; i++) {
+		if (!s->have_ok[i])
+			continue;
+		if (!any++)
+			head(f, "probe_last_success_timestamp_seconds", "gauge",
+			     "start of the latest round whose probe ran ok, Unix time (absent: none yet)");
+		fputs("vpsbench_watch_probe_last_success_timestamp_seconds{", f);
+		probe_labels(f, s, i);
+		fprintf(f, "} %.15g\n", s->last_ok_time[i]);
+	}
+	for (int i = 0, any = 0; i < WP_COUNT; i++) {
+		if (!s->duration_s[i].ok)
+			continue;
+		if (!any++)
+			head(f, "probe_duration_seconds", "gauge",
+			     "wall time of the probe's latest run (ok or failed)");
+		fputs("vpsbench_watch_probe_duration_seconds{", f);
+		probe_labels(f, s, i);
+		fprintf(f, "} %.15g\n", s->duration_s[i].v);
+	}
+	{
+		char help[256];
+
+		snprintf(help, sizeof(help), "1 when the probe's latest ok figure is older than "
+			 "window x every x 1.1 + probe time (%.15g s here), or none yet after the "
+			 "watcher ran that long; at the latest round's start", after);
+		head(f, "probe_stale", "gauge", help);
+	}
+	for (int i = 0; i < WP_COUNT; i++) {
+		double since = s->have_ok[i] ? s->last_ok_time[i] : s->start_time;
+
+		fputs("vpsbench_watch_probe_stale{", f);
+		probe_labels(f, s, i);
+		fprintf(f, "} %d\n", now - since > after);
+	}
+}
+
+static void figure_families(FILE *f, const struct watch_state *s)
+{
+	const struct watch_probe_result *lk = s->last_ok;
+
+	disk_gauge(f, s, "randread_latency_p50_seconds", "4k random read qd1 latency p50, latest ok probe",
+		   WP_RANDREAD, lk[WP_RANDREAD].p50_us, 1e-6);
+	disk_gauge(f, s, "randread_latency_p99_seconds", "4k random read qd1 latency p99, latest ok probe",
+		   WP_RANDREAD, lk[WP_RANDREAD].p99_us, 1e-6);
+	disk_gauge(f, s, "randread_iops", "4k random read qd1 IOPS, latest ok probe", WP_RANDREAD,
+		   lk[WP_RANDREAD].iops, 1);
+	disk_gauge(f, s, "fsync_latency_p50_seconds",
+		   "fdatasync() latency p50 after 2300-byte writes, latest ok probe", WP_FSYNC,
+		   lk[WP_FSYNC].p50_us, 1e-6);
+	disk_gauge(f, s, "fsync_latency_p99_seconds",
+		   "fdatasync() latency p99 after 2300-byte writes, latest ok probe", WP_FSYNC,
+		   lk[WP_FSYNC].p99_us, 1e-6);
+	if (s->have_ok[WP_PRIME])
+		gauge(f, "prime_events_per_second", "1-thread prime events/s (sysbench cpu), latest ok probe",
+		      lk[WP_PRIME].eps, 1);
+	if (s->have_ok[WP_DRAM] && lk[WP_DRAM].ns.ok && isfinite(lk[WP_DRAM].ns.v)) {
+		enum mbool h = lk[WP_DRAM].huge;
+
+		head(f, "dram_latency_seconds", "gauge",
+		     "DRAM load-to-use latency, latest ok probe; pages: huge, 4k or unknown (what backed the chase)");
+		fprintf(f, "vpsbench_watch_dram_latency_seconds{pages=\"%s\"} %.15g\n",
+			h == MB_TRUE ? "huge" : h == MB_FALSE ? "4k" : "unknown", lk[WP_DRAM].ns.v * 1e-9);
+	}
+}
+
+static void host_families(FILE *f, const struct watch_state *s)
+{
+	const struct watch_round *r = &s->last;
+
+	if (!s->have_round)
+		return;
+	if (r->d.steal_total_s.ok)
+		counter(f, "steal_seconds_total",
+			"CPU time stolen by the hypervisor, all CPUs summed (/proc/stat steal / USER_HZ)",
+			r->d.steal_total_s.v);
+	gauge(f, "steal_ratio", "stolen share of all CPUs' wall time over the latest interval, "
+	      "0..1 (steal seconds / (interval x CPUs), as top's %st)", r->d.steal_ratio, 1);
+	if (s->have_throttled)
+		counter(f, "cgroup_throttled_seconds_total",
+			"cgroup CPU throttled time since the watcher started (cpu.stat, the level that "
+			"lost most each round; a counter that went back adds nothing)", s->throttled_sum_s);
+	if (r->d.pswpin_total.ok) {
+		long page = sysconf(_SC_PAGESIZE);
+
+		counter(f, "swapin_bytes_total", "bytes swapped in since boot (/proc/vmstat pswpin x page size)",
+			(double)r->d.pswpin_total.v * (double)(page > 0 ? page : 4096));
+	}
+	gauge(f, "psi_cpu_some_ratio", "share of the latest interval some task stalled on CPU (PSI), 0..1",
+	      r->d.psi_cpu_pct, 0.01);
+	gauge(f, "psi_memory_some_ratio", "share of the latest interval some task stalled on memory (PSI), 0..1",
+	      r->d.psi_mem_pct, 0.01);
+	gauge(f, "psi_io_some_ratio", "share of the latest interval some task stalled on I/O (PSI), 0..1",
+	      r->d.psi_io_pct, 0.01);
+	if (r->wake.samples > 0) {
+		gauge(f, "wakeup_delay_p99_seconds", "lateness of a 1 ms sleep, p99 over the latest interval",
+		      r->wake.p99_us, 1e-6);
+		gauge(f, "wakeup_delay_max_seconds", "lateness of a 1 ms sleep, max over the latest interval",
+		      r->wake.max_us, 1e-6);
+	}
+}
+
+/* metric="x"[,dir="..."] */
+static void drift_labels(FILE *f, const struct watch_state *s, int m)
+{
+	fprintf(f, "metric=\"%s\"", drift_label[m]);
+	if (m == WD_RANDREAD || m == WD_FSYNC) {
+		fputc(',', f);
+		dir_label(f, s);
+	}
+}
+
+static void drift_families(FILE *f, const struct watch_state *s)
+{
+	static const struct { const char *name, *help; } g[] = {
+		{ "degraded", "1 when the metric is worse than baseline x (1+margin) for K probes in a row" },
+		{ "drift_ratio", "median of the last K over the baseline, worse is bigger (latency: median/baseline; rate: baseline/median)" },
+		{ "baseline_seconds", "the drift baseline of a latency metric" },
+		{ "baseline_events_per_second", "the drift baseline of a rate metric" },
+		{ "baseline_timestamp_seconds", "when the drift baseline was measured, Unix time; source: report, rounds or env" },
+	};
+	const struct watch_drift *dr = s->drift;
+
+	if (!dr)
+		return;
+	for (size_t j = 0; j < sizeof(g) / sizeof(g[0]); j++) {
+		bool any = false;
+
+		for (int i = 0; i < WD_COUNT; i++) {
+			const struct watch_drift_metric *m = &dr->m[i];
+			double v;
+
+			switch (j) {
+			case 0:
+				if (m->degraded == MB_UNKNOWN)
+					continue;
+				v = m->degraded == MB_TRUE;
+				break;
+			case 1:
+				if (!m->ratio.ok)
+					continue;
+				v = m->ratio.v;
+				break;
+			case 2:
+			case 3:
+				if (!m->baseline.ok || (j == 3) != (i == WD_PRIME))
+					continue;
+				v = m->baseline.v * drift_scale[i];
+				break;
+			default:
+				if (!m->baseline.ok || m->baseline_time <= 0 || m->baseline_src <= WB_NONE ||
+				    m->baseline_src >= WB_COUNT)
+					continue;
+				v = m->baseline_time;
+				break;
+			}
+			if (!isfinite(v))
+				continue;
+			if (!any)
+				head(f, g[j].name, "gauge", g[j].help);
+			any = true;
+			fprintf(f, "vpsbench_watch_%s{", g[j].name);
+			drift_labels(f, s, i);
+			if (j == 4)
+				fprintf(f, ",source=\"%s\"", watch_base_src_names[m->baseline_src]);
+			fprintf(f, "} %.15g\n", v);
+		}
+	}
 }
 
 char *watch_metrics_render(const struct watch_state *s, size_t *len)
 {
-	const struct watch_drift *dr = s->drift;
-	const struct watch_probe_result *lk = s->last_ok;
-	const struct watch_round *r = &s->last;
 	char *buf = NULL;
 	size_t n = 0;
 	FILE *f = open_memstream(&buf, &n);
-	bool any;
 
 	if (!f)
 		return NULL;
@@ -79,81 +344,19 @@ char *watch_metrics_render(const struct watch_state *s, size_t *len)
 	fprintf(f, "vpsbench_watch_info{version=\"%s\",state_dir=\"", VPSBENCH_VERSION);
 	label_value(f, s->state_dir ? s->state_dir : "");
 	fputs("\"} 1\n", f);
-	head(f, "rounds_total", "counter", "probe rounds done (run, skipped or failed)");
-	fprintf(f, "vpsbench_watch_rounds_total %llu\n", (unsigned long long)s->rounds);
-	head(f, "probe_runs_total", "counter", "probes by result");
-	for (int i = 0; i < WP_COUNT; i++)
-		for (int k = 0; k < WS_COUNT; k++)
-			fprintf(f, "vpsbench_watch_probe_runs_total{probe=\"%s\",result=\"%s\"} %llu\n",
-				watch_probe_names[i], watch_status_names[k],
-				(unsigned long long)s->runs[i][k]);
+	if (s->start_time > 0)
+		gauge(f, "start_time_seconds", "when the watcher started, Unix time",
+		      mdbl_of(s->start_time), 1);
+	counter(f, "rounds_total", "probe rounds done (run, skipped or failed)", (double)s->rounds);
 	if (s->have_round)
 		gauge(f, "last_round_timestamp_seconds", "start of the latest round, Unix time",
-		      mdbl_of(r->unix_time), 1);
-	quantiles(f, "randread_latency_seconds", "4k random read qd1 latency, latest ok probe",
-		  s->have_ok[WP_RANDREAD], lk[WP_RANDREAD].p50_us, "0.5", lk[WP_RANDREAD].p99_us,
-		  "0.99", 1e-6);
-	quantiles(f, "fsync_latency_seconds", "fdatasync() latency after 2300-byte writes, latest ok probe",
-		  s->have_ok[WP_FSYNC], lk[WP_FSYNC].p50_us, "0.5", lk[WP_FSYNC].p99_us, "0.99", 1e-6);
-	if (s->have_ok[WP_RANDREAD])
-		gauge(f, "randread_iops", "4k random read qd1 IOPS, latest ok probe",
-		      lk[WP_RANDREAD].iops, 1);
-	if (s->have_ok[WP_PRIME])
-		gauge(f, "prime_events_per_second", "1-thread prime events/s (sysbench cpu), latest ok probe",
-		      lk[WP_PRIME].eps, 1);
-	if (s->have_ok[WP_DRAM])
-		gauge(f, "dram_latency_seconds", "DRAM load-to-use latency on huge pages, latest ok probe",
-		      lk[WP_DRAM].ns, 1e-9);
-	if (s->have_round) {
-		gauge(f, "steal_ratio", "CPU steal over the latest interval, 0..1", r->d.steal_pct, 0.01);
-		if (r->d.throttled_total_s.ok) {
-			head(f, "cgroup_throttled_seconds_total", "counter",
-			     "cgroup CPU throttled time (cpu.stat)");
-			fprintf(f, "vpsbench_watch_cgroup_throttled_seconds_total %.15g\n",
-				r->d.throttled_total_s.v);
-		}
-		gauge(f, "psi_cpu_some_ratio", "CPU pressure (some) over the latest interval, 0..1",
-		      r->d.psi_cpu_pct, 0.01);
-		gauge(f, "psi_memory_some_ratio", "memory pressure (some) over the latest interval, 0..1",
-		      r->d.psi_mem_pct, 0.01);
-		if (r->d.pswpin_total.ok) {
-			head(f, "swapin_pages_total", "counter", "pages swapped in (/proc/vmstat pswpin)");
-			fprintf(f, "vpsbench_watch_swapin_pages_total %llu\n",
-				(unsigned long long)r->d.pswpin_total.v);
-		}
-		quantiles(f, "wakeup_delay_seconds",
-			  "lateness of a 1 ms sleep over the latest interval (quantile 1 = max)",
-			  r->wake.samples > 0, r->wake.p99_us, "0.99", r->wake.max_us, "1", 1e-6);
-	}
-	if (dr) {
-		static const struct { const char *name, *type, *help; } g[3] = {
-			{ "degraded", "gauge", "1 when the metric is worse than baseline x (1+margin) for K probes in a row" },
-			{ "drift_ratio", "gauge", "median of the last K over the baseline, worse is bigger" },
-			{ "baseline", "gauge", "the baseline, in the metric's own unit" },
-		};
-
-		for (int j = 0; j < 3; j++) {
-			any = false;
-			for (int i = 0; i < WD_COUNT; i++) {
-				const struct watch_drift_metric *m = &dr->m[i];
-				double v;
-
-				if (j == 0 && m->degraded == MB_UNKNOWN)
-					continue;
-				if ((j == 1 && !m->ratio.ok) || (j == 2 && !m->baseline.ok))
-					continue;
-				v = j == 0 ? (m->degraded == MB_TRUE) : j == 1 ? m->ratio.v : m->baseline.v;
-				if (!any)
-					head(f, g[j].name, g[j].type, g[j].help);
-				any = true;
-				fprintf(f, "vpsbench_watch_%s{metric=\"%s\"} %.15g\n", g[j].name,
-					watch_drift_names[i], v);
-			}
-		}
-	}
-	head(f, "history_write_errors_total", "counter", "history lines that could not be written");
-	fprintf(f, "vpsbench_watch_history_write_errors_total %llu\n",
-		(unsigned long long)s->write_errors);
+		      mdbl_of(s->last.unix_time), 1);
+	probe_families(f, s);
+	figure_families(f, s);
+	host_families(f, s);
+	drift_families(f, s);
+	counter(f, "history_write_errors_total", "history lines that could not be written",
+		(double)s->write_errors);
 	if (fclose(f) != 0) {
 		free(buf);
 		return NULL;

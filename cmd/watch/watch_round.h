@@ -52,6 +52,7 @@ struct watch_deltas {
 	struct mdbl psi_io_pct;      /* % of the interval some task stalled on I/O */
 	struct mdbl steal_s;         /* steal seconds over the interval, all CPUs summed */
 	struct mdbl steal_total_s;   /* /proc/stat steal since boot, all CPUs summed */
+	struct mdbl steal_ratio;     /* steal_s / (interval s x CPUs read): top's %st, 0..1 */
 	struct mu64 pswpin;          /* pages swapped in */
 	/* the counters themselves (for the _total metrics) */
 	struct mdbl throttled_total_s;
