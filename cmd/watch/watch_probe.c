@@ -270,4 +270,6 @@ void watch_probe_dram(const volatile sig_atomic_t *stop, struct watch_probe_resu
 	memset(r, 0, sizeof(*r));
 	r->status = WS_OK;
 	r->ns = mdbl_of(ns);
+	/* the drift compares it with the report's figure on the same pages (huge or 4 KiB) */
+	r->huge = huge;
 }
