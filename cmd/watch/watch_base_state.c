@@ -41,7 +41,7 @@ int watch_base_state_save(const char *state_dir, const struct watch_drift *d,
 
 		fprintf(a.f, "%s\"%s\":{\"value\":", i ? "," : "", watch_base_fig_names[i]);
 		if (f->v.ok)
-			fprintf(a.f, "%.6g", f->v.v);
+			fprintf(a.f, "%.10g", f->v.v);
 		else
 			fputs("null", a.f);
 		fprintf(a.f, ",\"unit\":\"%s\",\"source\":\"%s\",\"measured_at\":",
