@@ -16,7 +16,7 @@
 # The checks that need a quiet machine measure what they got and skip naming it.
 . tests/lib.sh
 tmp=$(t_tmpdir)
-W=; stress=; cg=; busy=(); thp_saved=; shm=
+W=; stress=; cg=; busy=(); thp_saved=; shm=; how=
 THP=/sys/kernel/mm/transparent_hugepage/enabled
 cleanup() {
 	[ ${#busy[@]} -gt 0 ] && kill "${busy[@]}" 2>/dev/null
@@ -261,10 +261,22 @@ case $rc in
 	else
 		t_fail busy_start_no_baseline_from_busy_rounds "$res $(cat "$sd/drift_baseline.json")"
 	fi
-	t_skip wakeup_degraded_under_cpu_quota "no wake-up baseline: no K gate-open rounds in 60 s after stress-ng ended (load $(cut -d' ' -f1-3 /proc/loadavg); last skip: $(last "$sd" 'h["probes"]["prime"]["reason"]'))" ;;
+	# the quota case below still wants a learnt wake-up baseline: the same state directory
+	# restarted with the CPU gate off, so its rounds are gate-open on this busy machine
+	why_busy="load $(cut -d' ' -f1-3 /proc/loadavg); last skip: $(last "$sd" 'h["probes"]["prime"]["reason"]')"
+	kill -TERM "$W"; wait "$W"; W=
+	"$VPSBENCH" watch --state-dir "$sd" --prom-file "$tmp/a.prom" "${GATE[@]}" --max-cpu 100 --max-psi 100 2>>"$tmp/a.err" & W=$!
+	for _ in $(seq 300); do
+		[ "$(js "$sd/drift_baseline.json" 'j["metrics"]["wakeup_p99_us"]["source"]')" = rounds ] && break; sleep 0.2
+	done
+	if [ "$(js "$sd/drift_baseline.json" 'j["metrics"]["wakeup_p99_us"]["source"]')" = rounds ]; then
+		rc=0; how="learnt with the CPU gate off, the machine stayed busy ($why_busy)"
+	else
+		t_skip wakeup_degraded_under_cpu_quota "no wake-up baseline even with the gate off ($why_busy)"
+	fi ;;
 *) t_fail busy_start_no_baseline_from_busy_rounds "$res" ;;
 esac
-if [ $rc -ne 2 ]; then
+if [ $rc -ne 2 ] && [ -n "$W" ]; then
 	if ! t_is_root || [ ! -e /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
 		t_skip wakeup_degraded_under_cpu_quota "needs root and cgroup v1 cpu"
 	else
@@ -290,11 +302,11 @@ if [ $rc -ne 2 ]; then
 		echo $W > /sys/fs/cgroup/cpu/cgroup.procs; rmdir "$cg" && cg=
 		vals=$(tail -n +$((s0 + 1)) "$sd/history.jsonl" | python3 -c 'import json,sys; print(" ".join("%s" % json.loads(l)["wakeup"]["p99_us"] for l in sys.stdin))')
 		if [ "$flag" = True ] && [ "$gauge" = 1 ]; then
-			t_ok "wakeup_degraded_under_cpu_quota (p99 under it: $vals; baseline $(js "$sd/drift_baseline.json" 'j["metrics"]["wakeup_p99_us"]["value"]') us)"
+			t_ok "wakeup_degraded_under_cpu_quota (p99 under it: $vals; baseline $(js "$sd/drift_baseline.json" 'j["metrics"]["wakeup_p99_us"]["value"]') us${how:+, $how})"
 		else
 			t_fail wakeup_degraded_under_cpu_quota "flag=$flag gauge=$gauge p99s=$vals $(tail -3 "$tmp/a.err")"
 		fi
 	fi
 fi
-kill -TERM "$W"; wait "$W"; W=
+[ -n "$W" ] && { kill -TERM "$W"; wait "$W"; W=; }
 t_summary smoke_watch_baseline
