@@ -89,11 +89,14 @@ static void say_why(const cJSON *j, const char *metric, const char *module, char
 		snprintf(out, n, "the report has no %s figure", metric);
 }
 
-/* the mem module's DRAM level on pages "huge" or "4k", else the metric */
+/* the metric, else the mem module's DRAM level on pages "huge" or "4k" */
 static double dram(const cJSON *j, const char *pages, const char *metric)
 {
 	const cJSON *x;
-	double v = NAN;
+	double v = num(get(j, "metrics"), metric);
+
+	if (isfinite(v))
+		return v;
 
 	cJSON_ArrayForEach(x, get(get(j, "mem"), "latency")) {
 		const cJSON *pg = get(x, "pages");
@@ -101,7 +104,7 @@ static double dram(const cJSON *j, const char *pages, const char *metric)
 		if (cJSON_IsString(pg) && pg->valuestring && !strcmp(pg->valuestring, pages))
 			v = num(get(x, "levels_ns"), "DRAM");
 	}
-	return isfinite(v) ? v : num(get(j, "metrics"), metric);
+	return v;
 }
 
 int watch_base_report_parse(const char *text, struct watch_base_report *b, char *why, size_t wn)
@@ -131,26 +134,26 @@ int watch_base_report_parse(const char *text, struct watch_base_report *b, char 
 		return -1;
 	}
 	met = get(j, "metrics");
-	/* randread: the qd1 read pass's clat p99 (what lat_p99_ms says when it is kept) */
+	/* each figure: the report's metric, else the pass's own figure (a report nulls the
+	 * metric of a disturbed pass; the pass's figure still stands for it) */
+	b->v[WBF_RANDREAD] = num(met, "lat_p99_ms") * 1000;
 	cJSON_ArrayForEach(x, get(get(j, "rand"), "passes")) {
 		const cJSON *nm = get(x, "name");
 
 		if (cJSON_IsString(nm) && nm->valuestring && !strcmp(nm->valuestring, "randread-4k-qd1")) {
-			b->v[WBF_RANDREAD] = num(get(get(get(x, "read"), "clat_ns"), "percentile"),
-						 "99.000000") / 1000;
+			if (!isfinite(b->v[WBF_RANDREAD]))
+				b->v[WBF_RANDREAD] = num(get(get(get(x, "read"), "clat_ns"), "percentile"),
+							 "99.000000") / 1000;
 			b->rand_file_bytes = num(x, "size_bytes");
 		}
 	}
-	if (!isfinite(b->v[WBF_RANDREAD]))
-		b->v[WBF_RANDREAD] = num(met, "lat_p99_ms") * 1000;
 	x = cJSON_GetArrayItem(get(get(j, "fsync"), "dirs"), 0);
-	b->v[WBF_FSYNC] = num(get(get(get(x, "sync"), "lat_ns"), "percentile"), "99.000000") / 1000;
+	b->v[WBF_FSYNC] = num(met, "fsync_p99_ms") * 1000;
 	if (!isfinite(b->v[WBF_FSYNC]))
-		b->v[WBF_FSYNC] = num(met, "fsync_p99_ms") * 1000;
-	/* prime: the pass's own events/s, which stands when the report nulled a disturbed metric */
-	b->v[WBF_PRIME] = num(get(get(get(j, "cpu"), "prime"), "single"), "events_per_s");
+		b->v[WBF_FSYNC] = num(get(get(get(x, "sync"), "lat_ns"), "percentile"), "99.000000") / 1000;
+	b->v[WBF_PRIME] = num(met, "cpu_single_eps");
 	if (!isfinite(b->v[WBF_PRIME]))
-		b->v[WBF_PRIME] = num(met, "cpu_single_eps");
+		b->v[WBF_PRIME] = num(get(get(get(j, "cpu"), "prime"), "single"), "events_per_s");
 	b->v[WBF_DRAM] = dram(j, "huge", "mem_latency_huge_ns");
 	b->v[WBF_DRAM_4K] = dram(j, "4k", "mem_latency_ns");
 	for (int i = 0; i < WBF_N; i++) {

@@ -247,6 +247,17 @@ TH_TEST(watch_base_report_figures)
 					  "{\"mem_latency_huge_ns\":453.2}}", &b, why, sizeof(why)), 0);
 	TH_NEAR(b.v[WBF_DRAM], 453.2, 1e-9);
 	TH_CHECK(strstr(b.why[WBF_RANDREAD], "rand module was not run") != NULL);
+	/* D3: a report that nulled a disturbed metric: the pass's own figure stands for it, in
+	 * the daemon and in --report alike (one reader) */
+	TH_EQ_INT(watch_base_report_parse("{\"schema\":\"vpsbench.report/1\",\"metrics\":"
+					  "{\"cpu_single_eps\":null,\"mem_latency_huge_ns\":null},"
+					  "\"cpu\":{\"prime\":{\"single\":{\"events_per_s\":1234.5}}},"
+					  "\"mem\":{\"latency\":[{\"pages\":\"4k\",\"levels_ns\":{\"DRAM\":500}},"
+					  "{\"pages\":\"huge\",\"levels_ns\":{\"DRAM\":453.2}}]}}",
+					  &b, why, sizeof(why)), 0);
+	TH_NEAR(b.v[WBF_PRIME], 1234.5, 1e-9);
+	TH_NEAR(b.v[WBF_DRAM], 453.2, 1e-9);
+	TH_NEAR(b.v[WBF_DRAM_4K], 500, 1e-9);
 	/* --only sysinfo: nothing usable, each figure says why */
 	TH_EQ_INT(watch_base_report_parse("{\"schema\":\"vpsbench.report/1\",\"modules\":"
 					  "{\"sysinfo\":{\"status\":\"ok\"}},\"metrics\":{\"lat_p99_ms\":null},"

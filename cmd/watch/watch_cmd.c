@@ -9,11 +9,13 @@
  * `--report` is watch_report.c's.
  */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -416,6 +418,45 @@ static void say_baselines(const struct watch_drift *d, unsigned k)
 }
 
 /*
+ * Randread like for like: the probe reads over a region the size of the report's rand file
+ * when that is at most WATCH_PROBE_REGION_MAX and a tenth of the free space of --dir;
+ * otherwise over its own 64 MiB, which the report's p99 is no baseline for (a larger file
+ * misses more in the disk's and the host's caches): then its baseline is learnt from the
+ * first K gate-open rounds. Said on stderr either way.
+ */
+static void randread_region(struct watcher *w, struct watch_drift_fig fig[WBF_N])
+{
+	const char *dir = w->o.dir ? w->o.dir : w->o.state_dir;
+	double file = w->rep.rand_file_bytes, avail = 0;
+	struct statvfs sv;
+	char size[64];
+
+	if (!fig[WBF_RANDREAD].v.ok)
+		return;
+	if (statvfs(dir, &sv) == 0)
+		avail = (double)sv.f_bavail * (double)sv.f_frsize;
+	if (file >= (double)(1ULL << 20) && file <= (double)WATCH_PROBE_REGION_MAX &&
+	    fmod(file, (double)(1ULL << 20)) == 0 && file <= avail / 10) {
+		watch_probe_set_region((uint64_t)file);
+		fprintf(stderr, "vpsbench: watch: randread_p99_us: the probe reads over %.0f MiB, the "
+			"size of the report's rand file: compared with its p99 (%.1f us)\n",
+			file / 1048576.0, fig[WBF_RANDREAD].v.v);
+		return;
+	}
+	if (isfinite(file))
+		snprintf(size, sizeof(size), "a %.0f MiB file", file / 1048576.0);
+	else
+		snprintf(size, sizeof(size), "a file the report does not size");
+	fprintf(stderr, "vpsbench: watch: randread_p99_us: the report's p99 (%.1f us) was read over "
+		"%s, the probe reads its own %llu MiB%s: not like for like, so its baseline is "
+		"learnt from the first %u gate-open rounds\n", fig[WBF_RANDREAD].v.v, size,
+		(unsigned long long)(WATCH_PROBE_FILE_BYTES >> 20),
+		!isfinite(file) || file > (double)WATCH_PROBE_REGION_MAX ? "" :
+		" (a tenth of the free space is less than the report's file)", w->o.window);
+	memset(&fig[WBF_RANDREAD], 0, sizeof(fig[WBF_RANDREAD]));
+}
+
+/*
  * The baseline's figures into fig: --baseline (copied to baseline.json), else baseline.json,
  * else (or with --rebaseline) one run; then the baselines learnt from rounds that
  * drift_baseline.json keeps for this baseline.json. 0, 1 bad input, 2.
@@ -463,16 +504,7 @@ static int take_baseline(struct watcher *w, struct watch_drift_fig fig[WBF_N])
 		if (w->rep.v[i] > 0)
 			fig[i] = (struct watch_drift_fig){ mdbl_of(w->rep.v[i]), WB_REPORT,
 							   w->rep.start > 0 ? w->rep.start : 0 };
-	/* randread like for like: the report's p99 over its own file is no baseline for the probe's
-	 * smaller region (a larger file misses more in the disk's and the host's caches) */
-	if (fig[WBF_RANDREAD].v.ok && !(w->rep.rand_file_bytes <= (double)WATCH_PROBE_FILE_BYTES)) {
-		fprintf(stderr, "vpsbench: watch: randread_p99_us: the report's p99 (%.1f us) was read "
-			"over a %.0f MiB file, the probe reads %llu MiB: not like for like, so its "
-			"baseline is learnt from the first %u gate-open rounds\n", fig[WBF_RANDREAD].v.v,
-			w->rep.rand_file_bytes / 1048576.0,
-			(unsigned long long)(WATCH_PROBE_FILE_BYTES >> 20), w->o.window);
-		memset(&fig[WBF_RANDREAD], 0, sizeof(fig[WBF_RANDREAD]));
-	}
+	randread_region(w, fig);
 	{
 		/* tests only: a wake-up baseline of their own, not learnt from the first rounds */
 		const char *x = getenv("VPSBENCH_WATCH_WAKEUP_BASELINE_US");
