@@ -318,7 +318,11 @@ if [ $rc -ne 2 ] && [ -n "$W" ]; then
 			[ $((n - s0)) -gt $((4 * K)) ] && break
 			sleep 0.2
 		done
-		gauge=$(awk '$1 ~ /^vpsbench_watch_degraded\{metric="wakeup_p99(_us)?"\}$/ {print $2}' "$tmp/a.prom")
+		# (the history line is written before the metrics of the same round)
+		for _ in $(seq 20); do
+			gauge=$(awk '$1 ~ /^vpsbench_watch_degraded\{metric="wakeup_p99(_us)?"\}$/ {print $2}' "$tmp/a.prom")
+			[ "$gauge" = 1 ] && break; sleep 0.2
+		done
 		kill "${busy[@]}"; wait "${busy[@]}" 2>/dev/null; busy=()
 		echo $W > /sys/fs/cgroup/cpu/cgroup.procs; rmdir "$cg" && cg=
 		vals=$(tail -n +$((s0 + 1)) "$sd/history.jsonl" | python3 -c 'import json,sys; print(" ".join("%s" % json.loads(l)["wakeup"]["p99_us"] for l in sys.stdin))')
