@@ -197,6 +197,9 @@ int watch_base_saved_parse(const char *text, struct watch_base_saved *s, char *w
 	h = get(j, "report_fnv1a");
 	if (cJSON_IsString(h) && h->valuestring && strlen(h->valuestring) == 16)
 		snprintf(s->report_fnv1a, sizeof(s->report_fnv1a), "%s", h->valuestring);
+	h = get(j, "probe_dir");
+	if (cJSON_IsString(h) && h->valuestring)
+		snprintf(s->probe_dir, sizeof(s->probe_dir), "%s", h->valuestring);
 	ms = get(j, "metrics");
 	for (int i = 0; i < WBF_N; i++) {
 		const cJSON *m = get(ms, watch_base_fig_names[i]), *src = get(m, "source");

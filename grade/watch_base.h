@@ -49,6 +49,7 @@ uint64_t watch_base_fnv1a(const void *p, size_t n);
 /* drift_baseline.json as read back */
 struct watch_base_saved {
 	char report_fnv1a[17];  /* hex of the baseline.json it goes with; "" unknown */
+	char probe_dir[4096];   /* where the disk probes ran; "" unknown */
 	double v[WBF_N];        /* NAN none */
 	int src[WBF_N];         /* WBS_* */
 	double time[WBF_N];     /* when measured, Unix s; 0 unknown */

@@ -1,5 +1,5 @@
 #!/bin/bash
-# run-all: alone (THP "never" is a global sysctl; the busy start runs stress-ng --cpu 2 and a CPU quota)
+# run-all: alone long (up to 4 min when the machine stays busy after stress-ng; THP "never" is a global sysctl; the busy start runs stress-ng --cpu 2 and a CPU quota)
 # smoke_watch_baseline.sh — `vpsbench watch`'s drift baselines (README,
 # "vpsbench watch", "Drift baselines"):
 #  - a baseline with no usable figure (--only sysinfo) is refused: one line,
@@ -149,6 +149,15 @@ if [ "$again" = "$learnt" ] && python3 -c "import sys; sys.exit(abs(float('$used
 	t_ok baseline_learnt_survives_restart
 else
 	t_fail baseline_learnt_survives_restart "before=$learnt after=$again used=$used $(cat "$tmp/c2.err")"
+fi
+# another probe directory: the learnt randread baseline was another disk's, the wake-up one stays
+mkdir -p "$tmp/otherdir"
+"$VPSBENCH" watch --state-dir "$sd" --rounds 1 "${FAST[@]}" --dir "$tmp/otherdir" 2>"$tmp/c5.err"
+if grep -q 'randread_p99_us: the learnt baseline was probed in .*: learnt again' "$tmp/c5.err" &&
+   [ "$(js "$sd/drift_baseline.json" 'j["metrics"]["randread_p99_us"]["source"] + " " + j["metrics"]["wakeup_p99_us"]["source"] + " " + j["probe_dir"]')" = "none rounds $tmp/otherdir" ]; then
+	t_ok learnt_randread_dropped_for_another_dir
+else
+	t_fail learnt_randread_dropped_for_another_dir "$(cat "$tmp/c5.err") $(cat "$sd/drift_baseline.json")"
 fi
 # baseline.json changed: its figures taken again, the learnt ones dropped
 python3 -c 'import json,sys; b=json.load(open(sys.argv[1])); b["cpu"]["prime"]["single"]["events_per_s"]=1234.5; json.dump(b, open(sys.argv[1], "w"))' "$sd/baseline.json"

@@ -286,9 +286,11 @@ TH_TEST(watch_base_state_roundtrip)
 	f[WBF_WAKEUP] = (struct watch_drift_fig){ mdbl_of(65.25), WB_ROUNDS, 1796337650.5 };
 	watch_drift_init(&d, 5, 0.25, f);
 	TH_EQ_INT(watch_base_state_load(dir, &s, err, sizeof(err)), 1);
-	TH_EQ_INT(watch_base_state_save(dir, &d, "da8042fca66cc0f0", err, sizeof(err)), 0);
+	TH_EQ_INT(watch_base_state_save(dir, &d, "da8042fca66cc0f0", "/srv/a \"b\"", err,
+					sizeof(err)), 0);
 	TH_EQ_INT(watch_base_state_load(dir, &s, err, sizeof(err)), 0);
 	TH_EQ_STR(s.report_fnv1a, "da8042fca66cc0f0");
+	TH_EQ_STR(s.probe_dir, "/srv/a \"b\"");
 	TH_NEAR(s.v[WBF_FSYNC], 5603.328, 1e-9);
 	TH_EQ_INT(s.src[WBF_FSYNC], WBS_REPORT);
 	TH_NEAR(s.time[WBF_FSYNC], 1796230819, 1e-3);

@@ -22,8 +22,25 @@ static void iso(char *buf, size_t n, double t)
 		snprintf(buf, n, "null");
 }
 
+/* a JSON string */
+static void str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
 int watch_base_state_save(const char *state_dir, const struct watch_drift *d,
-			  const char *report_fnv1a, char *err, size_t errlen)
+			  const char *report_fnv1a, const char *probe_dir, char *err, size_t errlen)
 {
 	char path[PATH_MAX + 32], ts[32];
 	struct atomic_file a;
@@ -35,7 +52,9 @@ int watch_base_state_save(const char *state_dir, const struct watch_drift *d,
 	clock_gettime(CLOCK_REALTIME, &now);
 	iso(ts, sizeof(ts), (double)now.tv_sec);
 	fprintf(a.f, "{\"schema\":\"vpsbench-watch-baseline-1\",\"report_fnv1a\":\"%s\","
-		"\"written\":\"%s\",\"metrics\":{", report_fnv1a, ts);
+		"\"written\":\"%s\",\"probe_dir\":", report_fnv1a, ts);
+	str(a.f, probe_dir);
+	fputs(",\"metrics\":{", a.f);
 	for (int i = 0; i < WBF_N; i++) {
 		const struct watch_drift_fig *f = &d->fig[i];
 

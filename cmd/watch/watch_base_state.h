@@ -13,9 +13,10 @@
 #include "cmd/watch/watch_drift.h"
 #include "grade/watch_base.h"
 
-/* Writes <state_dir>/drift_baseline.json from d->fig. 0, or -1 with err. */
+/* Writes <state_dir>/drift_baseline.json from d->fig; probe_dir: where the disk probes ran
+ * (a learnt randread baseline holds for that directory only). 0, or -1 with err. */
 int watch_base_state_save(const char *state_dir, const struct watch_drift *d,
-			  const char *report_fnv1a, char *err, size_t errlen);
+			  const char *report_fnv1a, const char *probe_dir, char *err, size_t errlen);
 
 /* Reads it into s: 0, 1 when there is none, -1 with err (unreadable or not ours). */
 int watch_base_state_load(const char *state_dir, struct watch_base_saved *s, char *err,

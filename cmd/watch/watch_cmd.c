@@ -152,7 +152,8 @@ static void save_baselines(struct watcher *w)
 {
 	char err[PATH_MAX + 512];
 
-	if (watch_base_state_save(w->o.state_dir, &w->drift, w->rep_hash, err, sizeof(err)) < 0)
+	if (watch_base_state_save(w->o.state_dir, &w->drift, w->rep_hash,
+				  w->o.dir ? w->o.dir : w->o.state_dir, err, sizeof(err)) < 0)
 		fprintf(stderr, "vpsbench: watch: drift_baseline.json: %s\n", err);
 }
 
@@ -527,6 +528,13 @@ static int take_baseline(struct watcher *w, struct watch_drift_fig fig[WBF_N])
 			"was taken with: its figures taken again, the baselines learnt from rounds "
 			"dropped\n");
 		return 0;
+	}
+	/* a randread baseline learnt on another disk is none for this one */
+	if (saved.src[WBF_RANDREAD] == WBS_ROUNDS && strcmp(saved.probe_dir, dir)) {
+		fprintf(stderr, "vpsbench: watch: randread_p99_us: the learnt baseline was probed in "
+			"%s, not %s: learnt again\n", saved.probe_dir[0] ? saved.probe_dir : "an unknown "
+			"directory", dir);
+		saved.src[WBF_RANDREAD] = WBS_NONE;
 	}
 	for (int i = 0; i < WD_COUNT; i++)
 		if (!fig[i].v.ok && saved.src[i] == WBS_ROUNDS && saved.v[i] > 0)
