@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "watch_base.h"
 #include "watch_hist.h"
 
 const struct watch_metric_info watch_metrics[WM_N] = {
@@ -248,65 +249,39 @@ out:
 	return buf;
 }
 
-static double p99_of(const cJSON *lat)
-{
-	return num(get(lat, "percentile"), "99.000000");
-}
-
 int watch_hist_baseline_parse(const char *text, double out[WM_N], char *when, size_t wn,
 			      char *why, size_t whyn)
 {
-	cJSON *j = cJSON_Parse(text);
-	const cJSON *sch, *met, *x, *run, *st;
+	struct watch_base_report b;
+	int rc = watch_base_report_parse(text, &b, why, whyn);
 
 	for (int m = 0; m < WM_N; m++)
-		out[m] = NAN;
+		out[m] = b.v[m];
 	if (when && wn)
-		when[0] = '\0';
-	if (!j || !cJSON_IsObject(j)) {
-		snprintf(why, whyn, "not JSON");
-		cJSON_Delete(j);
-		return -1;
-	}
-	sch = get(j, "schema");
-	if (!cJSON_IsString(sch) || !sch->valuestring || strncmp(sch->valuestring, "vpsbench.report/", 16)) {
-		snprintf(why, whyn, "not a vpsbench report (no \"schema\": \"vpsbench.report/...\")");
-		cJSON_Delete(j);
-		return -1;
-	}
-	met = get(j, "metrics");
-	/* the spec's sources: the qd1 read pass's clat p99 */
-	cJSON_ArrayForEach(x, get(get(j, "rand"), "passes")) {
-		const cJSON *nm = get(x, "name");
+		snprintf(when, wn, "%s", b.start_s);
+	return rc;
+}
 
-		if (cJSON_IsString(nm) && nm->valuestring && !strcmp(nm->valuestring, "randread-4k-qd1"))
-			out[WM_RANDREAD_P99] = p99_of(get(get(x, "read"), "clat_ns")) / 1000;
-	}
-	x = cJSON_GetArrayItem(get(get(j, "fsync"), "dirs"), 0);
-	out[WM_FSYNC_P99] = p99_of(get(get(x, "sync"), "lat_ns")) / 1000;
-	if (!isfinite(out[WM_FSYNC_P99]))
-		out[WM_FSYNC_P99] = num(met, "fsync_p99_ms") * 1000;
-	out[WM_PRIME_EPS] = num(get(get(get(j, "cpu"), "prime"), "single"), "events_per_s");
-	if (!isfinite(out[WM_PRIME_EPS]))
-		out[WM_PRIME_EPS] = num(met, "cpu_single_eps");
-	cJSON_ArrayForEach(x, get(get(j, "mem"), "latency")) {
-		const cJSON *pg = get(x, "pages");
+/* drift_baseline.json's figures over baseline.json's where it goes with this baseline.json:
+ * the baselines the daemon grades against (the learnt wake-up one included) */
+static void saved_baselines(struct watch_hist *h, const char *dir, const char *report)
+{
+	char path[4096 + 32], why[256], hash[17];
+	struct watch_base_saved s;
+	char *text;
 
-		if (cJSON_IsString(pg) && pg->valuestring && !strcmp(pg->valuestring, "huge"))
-			out[WM_DRAM_NS] = num(get(x, "levels_ns"), "DRAM");
-	}
-	if (!isfinite(out[WM_DRAM_NS]))
-		out[WM_DRAM_NS] = num(met, "mem_latency_huge_ns");
-	/* zero or negative is no baseline for a ratio */
-	for (int m = 0; m < WM_N; m++)
-		if (!(out[m] > 0))
-			out[m] = NAN;
-	run = get(j, "run");
-	st = get(run, "start");
-	if (when && wn && cJSON_IsString(st) && st->valuestring)
-		snprintf(when, wn, "%s", st->valuestring);
-	cJSON_Delete(j);
-	return 0;
+	snprintf(path, sizeof(path), "%s/drift_baseline.json", dir);
+	text = slurp(path, BASELINE_MAX_BYTES, why, sizeof(why));
+	if (!text)
+		return;
+	snprintf(hash, sizeof(hash), "%016llx", report ?
+		 (unsigned long long)watch_base_fnv1a(report, strlen(report)) : 0ULL);
+	if (watch_base_saved_parse(text, &s, why, sizeof(why)) == 0 &&
+	    (!s.report_fnv1a[0] || !strcmp(s.report_fnv1a, hash)))
+		for (int m = 0; m < WM_N; m++)
+			if (s.v[m] > 0 && (s.src[m] != WBS_REPORT || !isfinite(h->base_json[m])))
+				h->base_json[m] = s.v[m];
+	free(text);
 }
 
 int watch_hist_load(struct watch_hist *h, const char *dir, char *why, size_t wn)
@@ -340,6 +315,7 @@ int watch_hist_load(struct watch_hist *h, const char *dir, char *why, size_t wn)
 	else if (watch_hist_baseline_parse(text, h->base_json, h->baseline_time, sizeof(h->baseline_time),
 					   bwhy, sizeof(bwhy)) < 0)
 		snprintf(h->baseline_note, sizeof(h->baseline_note), "%s", bwhy);
+	saved_baselines(h, dir, text);
 	free(text);
 	return 0;
 }

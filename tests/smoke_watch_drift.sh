@@ -9,9 +9,13 @@
 # same for prime and wake-up; the two watchers run side by side, the
 # throttle and the quota at the same time (each in its own cgroup). The baseline is this machine's own
 # (a short first watch on the same device) so load from elsewhere does not
-# decide it; the wake-up baseline is pinned ($VPSBENCH_WATCH_WAKEUP_BASELINE_US,
-# a test's own: the product learns it from its first K rounds, which a busy
-# start would spoil). A recovery the machine's own load withholds (the
+# decide it; the randread baseline is learnt from A's first K rounds (the probe's
+# 64 MiB region is not the report's rand file: README, "Drift baselines"); the
+# wake-up baseline is pinned ($VPSBENCH_WATCH_WAKEUP_BASELINE_US, a test's own:
+# C runs with the idle gate off, so every round of a busy start would be a
+# gate-open round the product learns from; the product with its default gate
+# learning nothing from a busy start, and a quota still flipping the learnt
+# wake-up baseline, is tests/smoke_watch_baseline.sh's). A recovery the machine's own load withholds (the
 # history shows no K values in a row within the margin, and the gauge agrees)
 # is a skip naming those values; a gauge that disagrees with its history is a
 # failure. Skips cleanly without root, cgroup v1 blkio/cpu, or a loop device.

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmd/watch/watch_baseline.h"
+#include "grade/watch_base.h"
 #include "report/atomic_file.h"
 
 #define REPORT_MAX_BYTES (16L << 20)
@@ -48,71 +49,47 @@ out:
 	return buf;
 }
 
-#ifdef HAVE_CJSON
-#include <cjson/cJSON.h>
-
-static struct mdbl metric(const cJSON *metrics, const char *key, double scale)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(metrics, key);
-
-	if (cJSON_IsNumber(v) && v->valuedouble > 0)
-		return mdbl_of(v->valuedouble * scale);
-	return (struct mdbl){ 0, false };
-}
-
-int watch_baseline_load(const char *path, struct mdbl v[WD_COUNT], char *err, size_t errlen)
+int watch_baseline_load(const char *path, struct watch_base_report *b, char hash[17], char *err,
+			size_t errlen)
 {
 	long len = 0;
-	char *buf = slurp(path, &len, err, errlen);
-	cJSON *root, *schema, *metrics, *p;
+	char *buf = slurp(path, &len, err, errlen), why[200];
 	int rc = -1;
 
-	for (int i = 0; i < WD_COUNT; i++)
-		v[i] = (struct mdbl){ 0, false };
+	memset(b, 0, sizeof(*b));
+	hash[0] = '\0';
 	if (!buf)
 		return -1;
-	root = cJSON_Parse(buf);
-	free(buf);
-	if (!root) {
-		snprintf(err, errlen, "%s: not a vpsbench report (not valid JSON)", path);
-		return -1;
-	}
-	schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
-	metrics = cJSON_GetObjectItemCaseSensitive(root, "metrics");
-	if (!cJSON_IsString(schema) || strcmp(schema->valuestring, "vpsbench.report/1") != 0) {
-		snprintf(err, errlen, "%s: not a vpsbench report (no \"schema\": \"vpsbench.report/1\")",
-			 path);
+	if ((long)strlen(buf) != len) {
+		snprintf(err, errlen, "%s: not a vpsbench report (a NUL byte inside)", path);
 		goto out;
 	}
-	if (!cJSON_IsObject(metrics)) {
-		snprintf(err, errlen, "%s: not a vpsbench report (no \"metrics\" object)", path);
+	if (watch_base_report_parse(buf, b, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "%s: %s", path, why);
 		goto out;
 	}
-	v[WD_RANDREAD] = metric(metrics, "lat_p99_ms", 1000.0);
-	v[WD_FSYNC] = metric(metrics, "fsync_p99_ms", 1000.0);
-	v[WD_PRIME] = metric(metrics, "cpu_single_eps", 1.0);
-	v[WD_DRAM] = metric(metrics, "mem_latency_huge_ns", 1.0);
-	/* a disturbed pass has its metric nulled: the pass's own events/s still stands for it */
-	if (!v[WD_PRIME].ok) {
-		p = cJSON_GetObjectItemCaseSensitive(root, "cpu");
-		p = cJSON_GetObjectItemCaseSensitive(p, "prime");
-		p = cJSON_GetObjectItemCaseSensitive(p, "single");
-		v[WD_PRIME] = metric(p, "events_per_s", 1.0);
-	}
+	snprintf(hash, 17, "%016llx", (unsigned long long)watch_base_fnv1a(buf, (size_t)len));
 	rc = 0;
 out:
-	cJSON_Delete(root);
+	free(buf);
 	return rc;
 }
-#else
-int watch_baseline_load(const char *path, struct mdbl v[WD_COUNT], char *err, size_t errlen)
+
+int watch_baseline_usable(const struct watch_base_report *b, const char *path, FILE *log)
 {
-	for (int i = 0; i < WD_COUNT; i++)
-		v[i] = (struct mdbl){ 0, false };
-	snprintf(err, errlen, "%s: reading a report is unavailable: built without cJSON", path);
-	return -1;
+	int usable = 0;
+
+	for (int i = 0; i < WBF_N; i++) {
+		if (i == WBF_WAKEUP)
+			continue;
+		if (b->v[i] > 0)
+			usable++;
+		else if (log)
+			fprintf(log, "vpsbench: watch: baseline %s: the report has no %s: %s\n", path,
+				watch_base_fig_labels[i], b->why[i]);
+	}
+	return usable;
 }
-#endif
 
 int watch_baseline_copy(const char *from, const char *path, char *err, size_t errlen)
 {

@@ -15,9 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "cmd/watch/watch_base_state.h"
 #include "cmd/watch/watch_baseline.h"
 #include "cmd/watch/watch_cmd.h"
 #include "cmd/watch/watch_deltas.h"
@@ -142,7 +144,28 @@ struct watcher {
 	bool prom_failing;
 	bool hist_failing;
 	uint64_t rng;
+	struct watch_base_report rep; /* the baseline report's figures */
+	bool rep_loaded;
+	char rep_hash[17];            /* its FNV-1a, which drift_baseline.json names */
 };
+
+static void save_baselines(struct watcher *w)
+{
+	char err[PATH_MAX + 512];
+
+	if (watch_base_state_save(w->o.state_dir, &w->drift, w->rep_hash,
+				  w->o.dir ? w->o.dir : w->o.state_dir, err, sizeof(err)) < 0)
+		fprintf(stderr, "vpsbench: watch: drift_baseline.json: %s\n", err);
+}
+
+/* a baseline learnt in this round is kept at once */
+static void save_learnt(struct watcher *w)
+{
+	if (!w->drift.learnt)
+		return;
+	w->drift.learnt = false;
+	save_baselines(w);
+}
 
 static void handle_hup(struct watcher *w)
 {
@@ -333,6 +356,7 @@ static void watch_loop(struct watcher *w, uint64_t seq)
 		watch_sampler_take(&w->sampler, &r.wake);
 		r.write_errors = w->hist.errors;
 		watch_drift_update(&w->drift, &r, stderr);
+		save_learnt(w);
 		watch_state_add(&w->state, &r);
 		write_outputs(w, &r);
 		if (w->o.rounds && ++done >= w->o.rounds)
@@ -362,13 +386,117 @@ static int report_main(const struct watch_opts *o)
 	return watch_report_run(&a);
 }
 
-/* The baseline's figures into v: --baseline, else baseline.json, else one run. 0, 1 bad input, 2. */
-static int take_baseline(struct watcher *w, struct mdbl v[WD_COUNT])
+/*
+ * Bad input, before anything starts: --baseline FILE, else a kept baseline.json (unless
+ * --rebaseline runs a new one), is a report with at least one usable figure; one warning
+ * line per figure it lacks, one line and 1 when it has none. 0, or 1.
+ */
+static int check_baseline(struct watcher *w)
+{
+	char path[PATH_MAX + 32], err[PATH_MAX + 512];
+	const char *p = w->o.baseline, *opt = "--baseline";
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/baseline.json", w->o.state_dir);
+	if (!p && !w->o.rebaseline && stat(path, &st) == 0) {
+		p = path;
+		opt = "baseline";
+	}
+	if (!p)
+		return 0;
+	if (watch_baseline_load(p, &w->rep, w->rep_hash, err, sizeof(err)) < 0) {
+		fprintf(stderr, "vpsbench: watch: %s %s%s\n", opt, err,
+			p == path ? " (remove it, give --baseline or --rebaseline)" : "");
+		return 1;
+	}
+	if (watch_baseline_usable(&w->rep, p, NULL) == 0) {
+		fprintf(stderr, "vpsbench: watch: %s %s: no usable figure, refused (no randread, "
+			"fsync, prime or DRAM figure: %s)\n", opt, p, w->rep.why[WBF_RANDREAD]);
+		return 1;
+	}
+	watch_baseline_usable(&w->rep, p, stderr);
+	w->rep_loaded = true;
+	return 0;
+}
+
+/* one line: every drift baseline, its source and time (what `watch --report` prints too) */
+static void say_baselines(const struct watch_drift *d, unsigned k)
+{
+	fputs("vpsbench: watch: baselines:", stderr);
+	for (int i = 0; i < WBF_N; i++) {
+		const struct watch_drift_fig *f = &d->fig[i];
+		char ts[32] = "unknown time";
+		time_t sec = (time_t)f->time;
+		struct tm tm;
+
+		if (f->time > 0 && gmtime_r(&sec, &tm))
+			strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		if (f->v.ok)
+			fprintf(stderr, "%s %s %.1f %s (%s, %s)", i ? ";" : "", watch_base_fig_names[i],
+				f->v.v, watch_base_fig_units[i], watch_base_src_names[f->src], ts);
+		else if (i < WD_COUNT && d->learn[i])
+			fprintf(stderr, "%s %s learnt from the first %u gate-open rounds", i ? ";" : "",
+				watch_base_fig_names[i], k);
+		else
+			fprintf(stderr, "%s %s none", i ? ";" : "", watch_base_fig_names[i]);
+	}
+	fputc('\n', stderr);
+}
+
+/*
+ * Randread like for like: the probe reads over a region the size of the report's rand file
+ * when that is at most WATCH_PROBE_REGION_MAX and a tenth of the free space of --dir;
+ * otherwise over its own 64 MiB, which the report's p99 is no baseline for (a larger file
+ * misses more in the disk's and the host's caches): then its baseline is learnt from the
+ * first K gate-open rounds. Said on stderr either way.
+ */
+static void randread_region(struct watcher *w, struct watch_drift_fig fig[WBF_N])
+{
+	const char *dir = w->o.dir ? w->o.dir : w->o.state_dir;
+	double file = w->rep.rand_file_bytes, avail = 0;
+	struct statvfs sv;
+	char size[64];
+
+	if (!fig[WBF_RANDREAD].v.ok)
+		return;
+	if (statvfs(dir, &sv) == 0)
+		avail = (double)sv.f_bavail * (double)sv.f_frsize;
+	if (file >= (double)(1ULL << 20) && file <= (double)WATCH_PROBE_REGION_MAX &&
+	    fmod(file, (double)(1ULL << 20)) == 0 && file <= avail / 10) {
+		watch_probe_set_region((uint64_t)file);
+		fprintf(stderr, "vpsbench: watch: randread_p99_us: the probe reads over %.0f MiB, the "
+			"size of the report's rand file: compared with its p99 (%.1f us)\n",
+			file / 1048576.0, fig[WBF_RANDREAD].v.v);
+		return;
+	}
+	if (isfinite(file))
+		snprintf(size, sizeof(size), "a %.0f MiB file", file / 1048576.0);
+	else
+		snprintf(size, sizeof(size), "a file the report does not size");
+	fprintf(stderr, "vpsbench: watch: randread_p99_us: the report's p99 (%.1f us) was read over "
+		"%s, the probe reads its own %llu MiB%s: not like for like, so its baseline is "
+		"learnt from the first %u gate-open rounds\n", fig[WBF_RANDREAD].v.v, size,
+		(unsigned long long)(WATCH_PROBE_FILE_BYTES >> 20),
+		!isfinite(file) || file > (double)WATCH_PROBE_REGION_MAX ? "" :
+		" (a tenth of the free space is less than the report's file)", w->o.window);
+	memset(&fig[WBF_RANDREAD], 0, sizeof(fig[WBF_RANDREAD]));
+}
+
+/*
+ * The baseline's figures into fig: --baseline (copied to baseline.json), else baseline.json,
+ * else (or with --rebaseline) one run; then the baselines learnt from rounds that
+ * drift_baseline.json keeps for this baseline.json. 0, 1 bad input, 2.
+ */
+static int take_baseline(struct watcher *w, struct watch_drift_fig fig[WBF_N])
 {
 	char path[PATH_MAX + 32], err[PATH_MAX + 512];
 	const char *dir = w->o.dir ? w->o.dir : w->o.state_dir;
-	struct stat st;
+	struct watch_base_saved saved;
+	struct timespec now;
+	int rc;
 
+	clock_gettime(CLOCK_REALTIME, &now);
+	memset(fig, 0, WBF_N * sizeof(*fig));
 	snprintf(path, sizeof(path), "%s/baseline.json", w->o.state_dir);
 	if (w->o.baseline) {
 		/* checked before anything started; kept beside the history */
@@ -376,36 +504,97 @@ static int take_baseline(struct watcher *w, struct mdbl v[WD_COUNT])
 			fprintf(stderr, "vpsbench: watch: --baseline: %s\n", err);
 			return 2;
 		}
-		return 0;
-	}
-	if (stat(path, &st) == 0) {
-		if (watch_baseline_load(path, v, err, sizeof(err)) < 0) {
-			fprintf(stderr, "vpsbench: watch: baseline %s (remove it or give --baseline)\n",
-				err);
-			return 1;
+	} else if (!w->rep_loaded) {
+		fprintf(stderr, "vpsbench: watch: %s: running the default benchmark once "
+			"(--dir %s) into %s\n", w->o.rebaseline ? "--rebaseline" : "no baseline yet",
+			dir, path);
+		watch_sampler_pause(&w->sampler);
+		if (watch_baseline_run(path, dir, &stop_flag, err, sizeof(err)) < 0) {
+			fprintf(stderr, "vpsbench: watch: %s\n", err);
+			return 2;
 		}
+		watch_sampler_resume(&w->sampler);
+		if (watch_baseline_load(path, &w->rep, w->rep_hash, err, sizeof(err)) < 0 ||
+		    (watch_baseline_usable(&w->rep, path, stderr) == 0 &&
+		     snprintf(err, sizeof(err), "%s: no usable figure", path) > 0)) {
+			fprintf(stderr, "vpsbench: watch: the baseline run's report %s\n", err);
+			unlink(path);
+			return 2;
+		}
+	}
+	if (w->o.rebaseline)
+		fprintf(stderr, "vpsbench: watch: --rebaseline: a new baseline from %s; the baselines "
+			"learnt from rounds are forgotten\n", w->o.baseline ? w->o.baseline :
+			"the benchmark run");
+	for (int i = 0; i < WBF_N; i++)
+		if (w->rep.v[i] > 0)
+			fig[i] = (struct watch_drift_fig){ mdbl_of(w->rep.v[i]), WB_REPORT,
+							   w->rep.start > 0 ? w->rep.start : 0 };
+	randread_region(w, fig);
+	{
+		/* tests only: a wake-up baseline of their own, not learnt from the first rounds */
+		const char *x = getenv("VPSBENCH_WATCH_WAKEUP_BASELINE_US");
+		char *end;
+		double us;
+
+		if (x && *x && (us = strtod(x, &end)) > 0 && !*end)
+			fig[WBF_WAKEUP] = (struct watch_drift_fig){ mdbl_of(us), WB_ENV,
+								    (double)now.tv_sec };
+	}
+	if (w->o.rebaseline)
+		return 0;
+	rc = watch_base_state_load(w->o.state_dir, &saved, err, sizeof(err));
+	if (rc < 0)
+		fprintf(stderr, "vpsbench: watch: %s (learning the baselines again)\n", err);
+	if (rc)
+		return 0;
+	if (strcmp(saved.report_fnv1a, w->rep_hash)) {
+		fprintf(stderr, "vpsbench: watch: baseline.json is not the one drift_baseline.json "
+			"was taken with: its figures taken again, the baselines learnt from rounds "
+			"dropped\n");
 		return 0;
 	}
-	fprintf(stderr, "vpsbench: watch: no baseline yet: running the default benchmark once "
-		"(--dir %s) into %s\n", dir, path);
-	watch_sampler_pause(&w->sampler);
-	if (watch_baseline_run(path, dir, &stop_flag, err, sizeof(err)) < 0) {
-		fprintf(stderr, "vpsbench: watch: %s\n", err);
-		return 2;
+	/* a randread baseline learnt on another disk is none for this one */
+	if (saved.src[WBF_RANDREAD] == WBS_ROUNDS && strcmp(saved.probe_dir, dir)) {
+		fprintf(stderr, "vpsbench: watch: randread_p99_us: the learnt baseline was probed in "
+			"%s, not %s: learnt again\n", saved.probe_dir[0] ? saved.probe_dir : "an unknown "
+			"directory", dir);
+		saved.src[WBF_RANDREAD] = WBS_NONE;
 	}
-	watch_sampler_resume(&w->sampler);
-	if (watch_baseline_load(path, v, err, sizeof(err)) < 0) {
-		fprintf(stderr, "vpsbench: watch: the baseline run's report %s\n", err);
-		unlink(path);
-		return 2;
-	}
+	for (int i = 0; i < WD_COUNT; i++)
+		if (!fig[i].v.ok && saved.src[i] == WBS_ROUNDS && saved.v[i] > 0)
+			fig[i] = (struct watch_drift_fig){ mdbl_of(saved.v[i]), WB_ROUNDS, saved.time[i] };
 	return 0;
+}
+
+/* A restart: each metric's window, runs and degraded flag from the history's newest rounds. */
+static void restore_drift(struct watcher *w)
+{
+	static struct watch_base_tail t;
+	char err[PATH_MAX + 512], flagged[128] = "";
+	size_t n = 0;
+
+	if (watch_base_tail_read(w->o.state_dir, w->o.window, &t, err, sizeof(err)) < 0) {
+		fprintf(stderr, "vpsbench: watch: drift state not restored: %s\n", err);
+		return;
+	}
+	if (!t.lines)
+		return;
+	for (int i = 0; i < WD_COUNT; i++) {
+		watch_drift_restore(&w->drift, i, t.v[i], t.n[i], t.degraded[i], t.baseline[i],
+				    t.dram_huge);
+		if (w->drift.m[i].degraded == MB_TRUE && n < sizeof(flagged))
+			n += (size_t)snprintf(flagged + n, sizeof(flagged) - n, " %s",
+					      watch_drift_names[i]);
+	}
+	fprintf(stderr, "vpsbench: watch: drift state restored from the history (the last %u "
+		"figures of each metric); degraded:%s\n", w->o.window, flagged[0] ? flagged : " none");
 }
 
 int watch_main(int argc, char **argv)
 {
 	static struct watcher w;
-	struct mdbl base[WD_COUNT];
+	struct watch_drift_fig fig[WBF_N];
 	char err[PATH_MAX + 512];
 	bool http_bound = false, sampler = false, probes = false, hist = false;
 	uint64_t seq;
@@ -418,15 +607,13 @@ int watch_main(int argc, char **argv)
 		return status_main(&w.o);
 	if (w.o.report)
 		return report_main(&w.o);
-	memset(base, 0, sizeof(base));
+	memset(fig, 0, sizeof(fig));
 	w.rng = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)getpid() << 32) ^ mono_ns();
 
 	/* bad input: one line, exit 1, nothing started */
 	rc = 1;
-	if (w.o.baseline && watch_baseline_load(w.o.baseline, base, err, sizeof(err)) < 0) {
-		fprintf(stderr, "vpsbench: watch: --baseline %s\n", err);
+	if (check_baseline(&w))
 		return 1;
-	}
 	if (make_dirs(w.o.state_dir, err, sizeof(err)) < 0 ||
 	    check_dir("--state-dir", w.o.state_dir, err, sizeof(err)) < 0 ||
 	    (w.o.dir && check_dir("--dir", w.o.dir, err, sizeof(err)) < 0) ||
@@ -455,7 +642,7 @@ int watch_main(int argc, char **argv)
 		goto out;
 	}
 	watch_state_init(&w.state, &w.o, &w.drift);
-	watch_drift_init(&w.drift, w.o.window, w.o.margin, base);
+	watch_drift_init(&w.drift, w.o.window, w.o.margin, fig);
 	{
 		char *body;
 		size_t blen = 0;
@@ -472,23 +659,17 @@ int watch_main(int argc, char **argv)
 		fprintf(stderr, "vpsbench: watch: %s\n", err);
 		goto out;
 	}
-	rc = take_baseline(&w, base);
+	rc = take_baseline(&w, fig);
 	if (rc) {
 		if (stop_flag)
 			rc = 0; /* stopped during the baseline run: nothing else to do */
 		goto out;
 	}
 	rc = 2;
-	{
-		/* tests only: a wake-up baseline of their own, not learnt from the first rounds */
-		const char *x = getenv("VPSBENCH_WATCH_WAKEUP_BASELINE_US");
-		char *end;
-		double us;
-
-		if (x && *x && (us = strtod(x, &end)) > 0 && !*end)
-			base[WD_WAKEUP] = mdbl_of(us);
-	}
-	watch_drift_init(&w.drift, w.o.window, w.o.margin, base);
+	watch_drift_init(&w.drift, w.o.window, w.o.margin, fig);
+	say_baselines(&w.drift, w.o.window);
+	save_baselines(&w);
+	restore_drift(&w);
 	if (watch_probes_open(&w.probes, w.o.dir ? w.o.dir : w.o.state_dir, &stop_flag, err,
 			      sizeof(err)) < 0) {
 		fprintf(stderr, "vpsbench: watch: %s\n", err);

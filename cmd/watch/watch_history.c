@@ -225,6 +225,8 @@ static void probe(FILE *f, const struct watch_probe_result *p, int id)
 	default:
 		fputs(",\"ns\":", f);
 		num(f, p->ns, "%.1f");
+		fprintf(f, ",\"huge\":%s", p->huge == MB_TRUE ? "true" : p->huge == MB_FALSE ?
+			"false" : "null");
 		break;
 	}
 	/* added after the figures: an older reader's keys keep their places */

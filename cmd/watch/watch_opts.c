@@ -25,6 +25,9 @@ void watch_opts_help(FILE *f)
 	      "\n"
 	      "  --baseline FILE        a vpsbench JSON report to compare with (default: the state\n"
 	      "                         directory's baseline.json, else one default run at start)\n"
+	      "  --rebaseline           take a new baseline on purpose: run the baseline benchmark again\n"
+	      "                         (or take --baseline FILE) and forget the baselines learnt from\n"
+	      "                         rounds (drift_baseline.json)\n"
 	      "  --state-dir DIR        baseline.json and history.jsonl (default: /var/lib/vpsbench\n"
 	      "                         as root, else $XDG_STATE_HOME/vpsbench or ~/.local/state/vpsbench)\n"
 	      "  --dir DIR              where the probe file goes (default: the state directory)\n"
@@ -210,6 +213,8 @@ int watch_opts_parse(int argc, char **argv, struct watch_opts *o)
 			return -1;
 		} else if (!strcmp(a, "--report")) {
 			o->report = true;
+		} else if (!strcmp(a, "--rebaseline")) {
+			o->rebaseline = true;
 		} else if (!strcmp(a, "--baseline")) {
 			o->baseline = v;
 		} else if (!strcmp(a, "--state-dir")) {
@@ -279,6 +284,10 @@ int watch_opts_parse(int argc, char **argv, struct watch_opts *o)
 	}
 	if (!state_given)
 		default_state_dir(o->state_dir, sizeof(o->state_dir));
+	if (o->report && o->rebaseline) {
+		fprintf(stderr, "vpsbench: watch: --rebaseline does not go with --report\n");
+		return 1;
+	}
 	if (!o->report && (o->since_s > 0 || o->html)) {
 		fprintf(stderr, "vpsbench: watch: --since and --html go with --report\n");
 		return 1;

@@ -21,6 +21,7 @@
 
 struct watch_opts {
 	const char *baseline;          /* --baseline FILE; NULL = baseline.json or a run */
+	bool rebaseline;               /* --rebaseline: a new baseline, the learnt ones forgotten */
 	char state_dir[PATH_MAX];      /* --state-dir or the default */
 	const char *dir;               /* --dir: where the probe file goes; NULL = the state dir */
 	uint64_t every_ns;             /* --every */

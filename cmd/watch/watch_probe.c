@@ -20,6 +20,20 @@
 #include "modules/fsync/fsync.h"
 #include "modules/mem/mem.h"
 
+/* the randread region: WATCH_PROBE_FILE_BYTES, or the baseline report's rand file size
+ * (watch_probe_set_region) so the probe reads over the same span as the report's pass */
+static uint64_t region = WATCH_PROBE_FILE_BYTES;
+
+void watch_probe_set_region(uint64_t bytes)
+{
+	region = bytes >= (1ULL << 20) && bytes % (1ULL << 20) == 0 ? bytes : WATCH_PROBE_FILE_BYTES;
+}
+
+uint64_t watch_probe_region(void)
+{
+	return region;
+}
+
 static uint64_t xorshift(uint64_t *s)
 {
 	uint64_t x = *s;
@@ -88,7 +102,7 @@ int watch_probes_open(struct watch_probes *p, const char *dir, const volatile si
 	}
 	fill_random(p->data, WATCH_PROBE_SYNC_BS + 8, &p->rng);
 	/* the randread region: random data (nothing to compress or dedupe), on the disk */
-	for (uint64_t off = 0; off < WATCH_PROBE_FILE_BYTES; off += chunk) {
+	for (uint64_t off = 0; off < region; off += chunk) {
 		ssize_t w;
 
 		if (stop && *stop) {
@@ -101,12 +115,12 @@ int watch_probes_open(struct watch_probes *p, const char *dir, const volatile si
 		} while (w < 0 && errno == EINTR);
 		if (w != (ssize_t)chunk) {
 			snprintf(err, errlen, "laying out the probe file in %s (%llu MiB): %s", dir,
-				 (unsigned long long)((WATCH_PROBE_FILE_BYTES + WATCH_PROBE_SYNC_BYTES) >> 20),
+				 (unsigned long long)((region + WATCH_PROBE_SYNC_BYTES) >> 20),
 				 w < 0 ? strerror(errno) : "short write");
 			goto fail;
 		}
 	}
-	r = posix_fallocate(p->fd_sync, (off_t)WATCH_PROBE_FILE_BYTES, (off_t)WATCH_PROBE_SYNC_BYTES);
+	r = posix_fallocate(p->fd_sync, (off_t)region, (off_t)WATCH_PROBE_SYNC_BYTES);
 	if (r == EOPNOTSUPP || r == EINVAL)
 		r = 0; /* written on the fly, as fio does without fallocate */
 	if (r || fdatasync(p->fd_sync) < 0) {
@@ -162,7 +176,7 @@ static int64_t read_one(struct watch_probes *p)
 	uint64_t t0;
 	int n, s;
 
-	p->io.off = (xorshift(&p->rng) % (WATCH_PROBE_FILE_BYTES / 4096)) * 4096;
+	p->io.off = (xorshift(&p->rng) % (region / 4096)) * 4096;
 	p->io.len = 4096;
 	p->io.xfer = 0;
 	p->io.ddir = 0;
@@ -221,7 +235,7 @@ void watch_probe_fsync(struct watch_probes *p, uint64_t ns, struct watch_probe_r
 	int rc;
 
 	lat_hist_reset(&h);
-	rc = fsync_sample(p->fd_sync, WATCH_PROBE_FILE_BYTES, WATCH_PROBE_SYNC_BYTES,
+	rc = fsync_sample(p->fd_sync, region, WATCH_PROBE_SYNC_BYTES,
 			  WATCH_PROBE_SYNC_BS, p->data, ns, p->stop, &h, err, sizeof(err));
 	if (rc < 0) {
 		fail(r, "%s", err);
@@ -270,4 +284,6 @@ void watch_probe_dram(const volatile sig_atomic_t *stop, struct watch_probe_resu
 	memset(r, 0, sizeof(*r));
 	r->status = WS_OK;
 	r->ns = mdbl_of(ns);
+	/* the drift compares it with the report's figure on the same pages (huge or 4 KiB) */
+	r->huge = huge;
 }

@@ -15,7 +15,8 @@
 #include "cmd/watch/watch_round.h"
 #include "core/rand_engine.h"
 
-#define WATCH_PROBE_FILE_BYTES (64ULL << 20)  /* randread region */
+#define WATCH_PROBE_FILE_BYTES (64ULL << 20)  /* randread region, unless set below */
+#define WATCH_PROBE_REGION_MAX (1ULL << 30)   /* the largest region sized like a report's file */
 #define WATCH_PROBE_SYNC_BYTES (8ULL << 20)   /* fsync region, after it */
 #define WATCH_PROBE_SYNC_BS 2300u             /* etcd's WAL write */
 
@@ -43,6 +44,10 @@ struct watch_probes {
 int watch_probes_open(struct watch_probes *p, const char *dir, const volatile sig_atomic_t *stop,
 		      char *err, size_t errlen);
 void watch_probes_close(struct watch_probes *p);
+
+/* The randread region for the next watch_probes_open: bytes (whole MiB; else the default). */
+void watch_probe_set_region(uint64_t bytes);
+uint64_t watch_probe_region(void);
 
 /* Each fills r: status ok with the figures, or failed with the reason. */
 void watch_probe_randread(struct watch_probes *p, uint64_t ns, struct watch_probe_result *r);
