@@ -10,31 +10,35 @@
 #include "cmd/watch/watch_sampler.h"
 #include "core/clock.h"
 
-#define PERIOD_NS 1000000ULL
 /*
- * Sleeps of 1 ms in bursts: a wake-up costs about 26 us of CPU on a VM here
- * (2.6% of a CPU at 1000 a second), so BURST sleeps of 1 ms run every
- * BURST_EVERY_NS and the one between bursts is counted too (a timer's
- * lateness does not depend on how long it slept): 11 wake-ups a second,
- * 0.03% of a CPU here quiet, under 0.1% with the machine loaded 10-fold.
+ * One wake-up every PERIOD_NS on an absolute grid (clock_nanosleep
+ * TIMER_ABSTIME), all the time the probes are not running: a stall of the
+ * host shows whenever it happens, not only in a burst's 10 ms a second.
+ * A wake-up costs 4-26 us of CPU on a VM (the timer's programming traps to
+ * the hypervisor), so the period is what keeps the thread at or under 0.1%
+ * of a CPU: measured in README ("vpsbench watch", wake-up sampler).
  */
-#define BURST 10
-#define BURST_EVERY_NS 1000000000ULL
+#define PERIOD_NS (WATCH_SAMPLER_PERIOD_MS * 1000000ULL)
 
 static void *sampler_main(void *arg)
 {
 	struct watch_sampler *s = arg;
+	uint64_t target = 0;
 
+	(void)prctl(PR_SET_NAME, "vpsbench-wakeup", 0, 0, 0);
 	/* the default 50 us slack would be counted as lateness */
 	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	for (unsigned i = 0;; i = (i + 1) % (BURST + 1)) {
+	for (;;) {
 		struct timespec ts;
-		uint64_t target, now;
+		uint64_t now;
 		unsigned gen;
 
 		pthread_mutex_lock(&s->mu);
-		while (s->paused && !s->stop)
-			pthread_cond_wait(&s->cv, &s->mu);
+		if (s->paused && !s->stop) {
+			while (s->paused && !s->stop)
+				pthread_cond_wait(&s->cv, &s->mu);
+			target = 0; /* a new grid after a pause */
+		}
 		if (s->stop) {
 			pthread_mutex_unlock(&s->mu);
 			break;
@@ -42,7 +46,12 @@ static void *sampler_main(void *arg)
 		gen = s->gen;
 		pthread_mutex_unlock(&s->mu);
 
-		target = mono_ns() + (i < BURST ? PERIOD_NS : BURST_EVERY_NS - BURST * PERIOD_NS);
+		now = mono_ns();
+		if (!target)
+			target = now;
+		target += PERIOD_NS;
+		if (target <= now) /* woke more than a period late: the next point of the grid ahead */
+			target += ((now - target) / PERIOD_NS + 1) * PERIOD_NS;
 		ts.tv_sec = (time_t)(target / 1000000000ULL);
 		ts.tv_nsec = (long)(target % 1000000000ULL);
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
@@ -105,6 +114,7 @@ void watch_sampler_take(struct watch_sampler *s, struct watch_wakeup *w)
 	pthread_mutex_unlock(&s->mu);
 }
 
+/* Joins within one period (its sleep is at most that long). */
 void watch_sampler_stop(struct watch_sampler *s)
 {
 	if (!s->started)
