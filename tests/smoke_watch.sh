@@ -251,7 +251,7 @@ if t_is_root; then
 	ro_mnt="$tmp/ro"; mkdir -p "$ro_mnt"
 	if mount -t tmpfs -o ro,size=1m none "$ro_mnt"; then
 		out=$("$VPSBENCH" watch --state-dir "$ro_mnt" --listen none --baseline $BASE 2>&1); rc=$?
-		[ $rc -eq 1 ] && printf '%s' "$out" | grep -q 'not writable: Read-only file system' \
+		[ $rc -eq 1 ] && printf '%s' "$out" | grep -q 'not writable: .*Read-only file system' \
 			&& t_ok bad_input_state_dir_readonly || t_fail bad_input_state_dir_readonly "rc=$rc $out"
 		umount "$ro_mnt"; ro_mnt=
 	else
@@ -269,7 +269,50 @@ P=$(port); sd="$tmp/holder"; mkdir -p "$sd"
 holder=$!; pids+=($holder)
 for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$P/metrics" && break; sleep 0.2; done
 bad listen_busy "127.0.0.1:$P: bind: Address already in use" --baseline $BASE --listen 127.0.0.1:$P
+# one_line_exit_1 NAME EXPECT OUT RC: exit 1 with one line saying EXPECT
+one_line_exit_1() { [ "$4" -eq 1 ] && [ "$(printf '%s\n' "$3" | wc -l)" -eq 1 ] && printf '%s' "$3" | grep -q -- "$2"; }
+# the busy port and a state directory not there yet: none left behind
+out=$("$VPSBENCH" watch --state-dir "$tmp/busy-new/state" --baseline $BASE --listen 127.0.0.1:$P 2>&1); rc=$?
+one_line_exit_1 x "Address already in use" "$out" $rc && [ ! -e "$tmp/busy-new" ] \
+	&& t_ok listen_busy_leaves_no_state_dir || t_fail listen_busy_leaves_no_state_dir "rc=$rc $out $(ls -R "$tmp/busy-new" 2>&1)"
+# a second watcher on the holder's state directory: refused naming the holder, before it binds
+# (the same busy port: the lock's line, not the port's) or writes (the lock file still names the holder)
+out=$("$VPSBENCH" watch --state-dir "$sd" --baseline $BASE --listen 127.0.0.1:$P "${FAST[@]}" 2>&1); rc=$?
+if one_line_exit_1 x "--state-dir $sd is in use by pid $holder\$" "$out" $rc && [ "$(cat "$sd/lock")" = "$holder" ] && kill -0 $holder; then
+	t_ok "second_watcher_refused ($out)"
+else
+	t_fail second_watcher_refused "rc=$rc $out lock=$(cat "$sd/lock")"
+fi
+# --report reads a state directory in use (it does not take the lock)
+"$VPSBENCH" watch --report --state-dir "$sd" >/dev/null 2>"$tmp/report-held.err" && t_ok report_beside_running_watcher \
+	|| t_fail report_beside_running_watcher "$(cat "$tmp/report-held.err")"
+# root: an unwritable --dir is bad input found before the state directory is made and before
+# the server binds (the busy port again: the --dir line, not the port's), on a read-only tmpfs
+# and on a tmpfs with no inode left, where access(W_OK) says yes to root
+if t_is_root; then
+	for kind in ro full; do
+		m="$tmp/dir-$kind"; mkdir -p "$m"
+		if [ $kind = ro ]; then mount -t tmpfs -o ro,size=1m none "$m"; want='Read-only file system'
+		else mount -t tmpfs -o size=1m,nr_inodes=4 none "$m"; want='No space left on device'
+			for i in 1 2 3 4 5 6; do : > "$m/f$i" 2>/dev/null || break; done; fi
+		out=$("$VPSBENCH" watch --state-dir "$tmp/dir-$kind-state/sd" --dir "$m" --baseline $BASE --listen 127.0.0.1:$P "${FAST[@]}" 2>&1); rc=$?
+		if one_line_exit_1 x "--dir $m: not writable: .*$want" "$out" $rc && [ ! -e "$tmp/dir-$kind-state" ]; then
+			t_ok "bad_input_dir_unwritable_root_$kind ($out)"
+		else
+			t_fail "bad_input_dir_unwritable_root_$kind" "rc=$rc $out $(ls "$tmp/dir-$kind-state" 2>&1)"
+		fi
+		umount "$m"
+	done
+else
+	t_skip bad_input_dir_unwritable_root "needs root (a read-only tmpfs)"
+fi
 kill -TERM $holder; wait $holder 2>/dev/null
+# the holder's history: one line per round, seqs 1, 2, ... (a refused watcher wrote nothing)
+python3 -c '
+import json, sys
+seqs = [json.loads(l)["seq"] for l in open(sys.argv[1])]
+assert seqs == list(range(1, len(seqs) + 1)), seqs' "$sd/history.jsonl" 2>/dev/null \
+	&& t_ok locked_history_seqs_in_order || t_fail locked_history_seqs_in_order "$(head -c 300 "$sd/history.jsonl")"
 
 # --- --rounds 3 ----------------------------------------------------------
 sd="$tmp/r3"; mkdir -p "$sd"
