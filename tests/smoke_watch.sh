@@ -1,7 +1,11 @@
 #!/bin/bash
 # run-all: (shared, not alone: the idle gate wants a busy machine, the soak counts rounds, not seconds; SIGTERM took 0.6-1.1 s of its 2 s at load 14-23 beside stress-ng)
 # smoke_watch.sh — `vpsbench watch` (README, "vpsbench watch"): bad input
-# (one line, exit 1, nothing started), --rounds with complete history
+# (one line, exit 1, nothing started or left behind: a busy --listen leaves
+# no state dir, an unwritable --dir as root is found before the bind), the
+# state-directory lock (a second watcher refused naming the holder's pid),
+# SIGTERM during probe rounds beside stress-ng --cpu 2 (within 2 s, the
+# figures said), --rounds with complete history
 # lines whose figures agree with the metrics, /metrics on loopback (404,
 # 405, HEAD, 50 concurrent clients and malformed requests), SIGTERM (exit
 # within 2 s, the probe file deleted while running and gone after),
@@ -294,7 +298,7 @@ if t_is_root; then
 		m="$tmp/dir-$kind"; mkdir -p "$m"
 		if [ $kind = ro ]; then mount -t tmpfs -o ro,size=1m none "$m"; want='Read-only file system'
 		else mount -t tmpfs -o size=1m,nr_inodes=4 none "$m"; want='No space left on device'
-			for i in 1 2 3 4 5 6; do : > "$m/f$i" 2>/dev/null || break; done; fi
+			for i in 1 2 3 4 5 6; do { : > "$m/f$i"; } 2>/dev/null || break; done; fi
 		out=$("$VPSBENCH" watch --state-dir "$tmp/dir-$kind-state/sd" --dir "$m" --baseline $BASE --listen 127.0.0.1:$P "${FAST[@]}" 2>&1); rc=$?
 		if one_line_exit_1 x "--dir $m: not writable: .*$want" "$out" $rc && [ ! -e "$tmp/dir-$kind-state" ]; then
 			t_ok "bad_input_dir_unwritable_root_$kind ($out)"
@@ -481,6 +485,38 @@ if [ $whole = 1 ] && [ "$(echo "$el < 2" | bc)" = 1 ]; then
 	t_ok "sigterm_exit (${el} s)"
 else
 	t_fail sigterm_exit "rc=$rc ${el}s $(ls -A "$sd")"
+fi
+
+# --- SIGTERM during a probe round beside stress-ng --cpu 2: gone within 2 s, three times ---
+# (--probe-time 1s: a round is 1 s of randread, 0.5 s of fsync, 0.5 s of prime and the DRAM
+# point, and the next starts as the last one's line is written: a signal 0.2-1.6 s after a
+# new line lands in the disk probes' part; the last run's lands at random)
+if command -v stress-ng >/dev/null; then
+	sd="$tmp/termload"; mkdir -p "$sd"
+	stress-ng --cpu 2 --timeout 120s >/dev/null 2>&1 &
+	S=$!; pids+=($S)
+	figs=""; worst=0; bad_rc=""
+	for k in 1 2 3; do
+		"$VPSBENCH" watch --state-dir "$sd" --baseline $BASE --every 100ms --listen none --probe-time 1s \
+			--budget 100 --max-load 100000 --max-cpu 100 --max-psi 100 2>"$tmp/termload.err" &
+		W=$!; pids+=($W)
+		n0=$(cat "$sd/history.jsonl" 2>/dev/null | wc -l)
+		for _ in $(seq 600); do [ "$(cat "$sd/history.jsonl" 2>/dev/null | wc -l)" -gt "$n0" ] && break; sleep 0.05; done
+		if [ $k -lt 3 ]; then sleep 0.$((2 + RANDOM % 14)); else sleep 0.$((RANDOM % 10)); fi
+		t0=$(date +%s.%N); kill -TERM $W; wait $W; rc=$?; t1=$(date +%s.%N)
+		el=$(echo "$t1 - $t0" | bc)
+		[ $rc -eq 0 ] || bad_rc="$bad_rc rc=$rc"
+		figs="$figs ${el}"
+		[ "$(echo "$el > $worst" | bc)" = 1 ] && worst=$el
+	done
+	kill $S 2>/dev/null; wait $S 2>/dev/null
+	if [ -z "$bad_rc" ] && [ "$(echo "$worst < 2" | bc)" = 1 ]; then
+		t_ok "sigterm_exit_during_probes_beside_stress_ng (s:$figs; load $(cut -d' ' -f1 /proc/loadavg))"
+	else
+		t_fail sigterm_exit_during_probes_beside_stress_ng "s:$figs$bad_rc $(tail -2 "$tmp/termload.err")"
+	fi
+else
+	[ -n "${CI:-}" ] && t_fail sigterm_exit_during_probes_beside_stress_ng "no stress-ng" || t_skip sigterm_exit_during_probes_beside_stress_ng "no stress-ng"
 fi
 
 # --- the side part's results ---------------------------------------------
