@@ -123,6 +123,37 @@ else
 	t_fail startup_baseline_run "rc=$rc $(cat "$tmp/runbase.err")"
 fi
 
+# --- the wake-up sampler's own CPU: at most 0.1% of a CPU ---------------------
+# An idle watcher (--every 1h: one round, then only the sampler) of the release build (the
+# one shipped; ASan's costs are not the sampler's); its thread "vpsbench-wakeup" read from
+# /proc/PID/task/TID/schedstat (ns on a CPU, and the number of times it ran) over 15 s,
+# beside the rest of this script
+if [ -x ./vpsbench ]; then
+	sd="$tmp/sampler"; mkdir -p "$sd"
+	./vpsbench watch --state-dir "$sd" --baseline $BASE --every 1h --listen none "${FAST[@]}" 2>"$tmp/sampler.err" &
+	W=$!; echo $W >> "$tmp/side.pids"
+	for _ in $(seq 300); do [ -s "$sd/history.jsonl" ] && break; sleep 0.1; done
+	tid=""
+	for f in /proc/$W/task/*/comm; do [ "$(cat "$f" 2>/dev/null)" = vpsbench-wakeup ] && tid=$(basename "$(dirname "$f")"); done
+	if [ -n "$tid" ] && read -r c0 _ n0 < "/proc/$W/task/$tid/schedstat"; then
+		sleep 15
+		read -r c1 _ n1 < "/proc/$W/task/$tid/schedstat"
+		share=$(echo "scale=4; ($c1 - $c0) * 100 / 15000000000" | bc)
+		runs=$((n1 - n0))
+		# 10 wake-ups a second (a 100 ms grid): 150, give or take a late one
+		if [ "$(echo "$share <= 0.1" | bc)" = 1 ] && [ $runs -ge 120 ] && [ $runs -le 180 ]; then
+			t_ok "sampler_cpu_share ($share% of a CPU over 15 s, $runs wake-ups, $(( (c1 - c0) / (runs > 0 ? runs : 1) / 1000 )) us each)"
+		else
+			t_fail sampler_cpu_share "$share% of a CPU, $runs wake-ups in 15 s"
+		fi
+	else
+		t_fail sampler_cpu_share "no vpsbench-wakeup thread: $(cat "$tmp/sampler.err")"
+	fi
+	kill -TERM $W; wait $W
+else
+	t_skip sampler_cpu_share "no ./vpsbench (make vpsbench)"
+fi
+
 # --- ENOSPC: a small tmpfs as the state directory --------------------------
 if t_is_root; then
 	small_mnt="$tmp/small"; mkdir -p "$small_mnt" "$tmp/probe"

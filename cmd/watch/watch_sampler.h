@@ -1,7 +1,7 @@
 /*
  * watch_sampler.h — the wake-up sampler of `vpsbench watch`: a thread
  * ("vpsbench-wakeup") that wakes every WATCH_SAMPLER_PERIOD_MS on an
- * absolute timer (clock_nanosleep TIMER_ABSTIME on CLOCK_MONOTONIC, timer
+ * absolute timer (pthread_cond_timedwait to an absolute CLOCK_MONOTONIC time, timer
  * slack 1 ns) all the time between probe rounds, and records how late each
  * wake-up came (woken minus due) in fio's histogram; paused while the
  * probes run (they are the load, not the host's); p99 and max per round
