@@ -24,6 +24,7 @@ done
 base=$(t_tmpdir); mnt=$base/mnt; loop=""; cg=""; W=""
 cleanup() {
 	[ -n "$W" ] && kill -KILL "$W" 2>/dev/null && wait "$W" 2>/dev/null
+	[ -n "$S" ] && kill "$S" 2>/dev/null && wait "$S" 2>/dev/null
 	[ -n "$cg" ] && rmdir "$cg" 2>/dev/null
 	mountpoint -q "$mnt" 2>/dev/null && umount "$mnt" 2>/dev/null
 	mountpoint -q "$mnt" 2>/dev/null && umount -l "$mnt"
@@ -43,8 +44,7 @@ mkdir "$cg" || { cg=""; t_skip hung_disk_fails_probe "cannot make a blkio cgroup
 if ! echo "$devnum 1" > "$cg/blkio.throttle.read_iops_device" || ! echo "$devnum 1" > "$cg/blkio.throttle.write_iops_device"; then
 	t_skip hung_disk_fails_probe "cannot throttle $loop ($devnum)"; t_summary $name; exit
 fi
-side=""
-command -v stress-ng >/dev/null && [ -n "${HUNG_BESIDE_STRESS:-}" ] && side=" (beside stress-ng --cpu 2)"
+side=""; S=""
 lines() { local n=0; [ -e "$base/sd/history.jsonl" ] && n=$(wc -l < "$base/sd/history.jsonl"); echo "$n"; }
 
 "$VPSBENCH" watch --state-dir "$base/sd" --dir "$mnt" --baseline tests/fixtures/watch/baseline.json \
@@ -56,13 +56,19 @@ n0=$(lines)
 if [ "$n0" -lt 2 ]; then
 	t_fail hung_disk_fails_probe "no rounds before the throttle: $(tail -3 "$base/err")"; t_summary $name; exit
 fi
-# throttled: every thread of the watcher (cgroup v1 moves the whole thread group)
+# throttled: every thread of the watcher (cgroup v1 moves the whole thread group), the CPUs
+# busy beside it (the idle gate is off: --max-*)
+if command -v stress-ng >/dev/null; then
+	stress-ng --cpu 2 --timeout 60s >/dev/null 2>&1 &
+	S=$!; side=" (beside stress-ng --cpu 2)"
+fi
 echo $W > "$cg/cgroup.procs"
 for _ in $(seq 300); do [ "$(lines)" -ge $((n0 + 6)) ] && break; sleep 0.1; done
 n1=$(lines)
 sleep 0.$((RANDOM % 10)) # SIGTERM at some point of a round, a disk call in flight or not
 t0=$(date +%s.%N); kill -TERM $W; wait $W; rc=$?; t1=$(date +%s.%N); W=""
 el=$(echo "$t1 - $t0" | bc)
+[ -n "$S" ] && kill "$S" 2>/dev/null && wait "$S" 2>/dev/null; S=""
 
 out=$(python3 - "$base/sd/history.jsonl" "$n0" <<'PY'
 import json, sys
@@ -74,7 +80,7 @@ after = rows[n0 + 1:]          # (the round under way when the watcher moved is 
 assert len(after) >= 3, "%d rounds after the throttle" % len(after)
 seqs = [r["seq"] for r in rows]
 assert seqs == list(range(1, len(rows) + 1)), seqs
-timed_out = hung_or_failed = 0
+timed_out = hung_or_failed = next_round_hung = 0
 for i, r in enumerate(after):
     p = r["probes"]
     assert p["prime"]["status"] == "ok", ("prime", p["prime"])
@@ -85,10 +91,12 @@ for i, r in enumerate(after):
             timed_out += 1
         elif (s == "skipped" and why.startswith("hung: the ")) or s == "failed":
             hung_or_failed += 1
+            next_round_hung += k == "randread" and s == "skipped"
 assert timed_out >= 1, "no disk probe timed out"
 assert hung_or_failed >= 1, "no later disk probe skipped hung or failed"
-print("%d rounds throttled: %d disk probes timed out, %d skipped hung or failed; e.g. %r" % (
-    len(after), timed_out, hung_or_failed,
+print("%d rounds throttled: %d disk probes timed out, %d skipped hung or failed (%d rounds began "
+      "with the disk thread still stuck); e.g. %r" % (
+    len(after), timed_out, hung_or_failed, next_round_hung,
     next((r["probes"][k]["reason"] for r in after for k in ("randread", "fsync")
           if (r["probes"][k]["reason"] or "").startswith("hung")), None)))
 PY
