@@ -1,9 +1,10 @@
 /*
  * watch_cmd.c — `vpsbench watch`: checks the command line and the state
- * directory (watch_opts.c), takes the baseline (watch_baseline.c), serves
- * /metrics (watch_http.c), and runs a probe round every --every with
- * jitter: the idle gate and budget (watch_gate.c), the probes
- * (watch_probe.c) with the wake-up sampler paused (watch_sampler.c), the
+ * directory (watch_opts.c), locks it (watch_lock.c), takes the baseline
+ * (watch_baseline.c), serves /metrics (watch_http.c), and runs a probe
+ * round every --every with jitter: the idle gate and budget (watch_gate.c),
+ * the probes (watch_probe.c; the disk ones on watch_probe_worker.c's thread,
+ * with a deadline) with the wake-up sampler paused (watch_sampler.c), the
  * counters' deltas (watch_deltas.c), drift (watch_drift.c), then the
  * history line (watch_history.c) and the metrics (watch_metrics.c).
  * `--report` is watch_report.c's.
