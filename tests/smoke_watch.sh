@@ -1,7 +1,11 @@
 #!/bin/bash
 # run-all: (shared, not alone: the idle gate wants a busy machine, the soak counts rounds, not seconds; SIGTERM took 0.6-1.1 s of its 2 s at load 14-23 beside stress-ng)
 # smoke_watch.sh — `vpsbench watch` (README, "vpsbench watch"): bad input
-# (one line, exit 1, nothing started), --rounds with complete history
+# (one line, exit 1, nothing started or left behind: a busy --listen leaves
+# no state dir, an unwritable --dir as root is found before the bind), the
+# state-directory lock (a second watcher refused naming the holder's pid),
+# SIGTERM during probe rounds beside stress-ng --cpu 2 (within 2 s, the
+# figures said), --rounds with complete history
 # lines whose figures agree with the metrics, /metrics on loopback (404,
 # 405, HEAD, 50 concurrent clients and malformed requests), SIGTERM (exit
 # within 2 s, the probe file deleted while running and gone after),
@@ -117,6 +121,37 @@ if [ $rc -eq 0 ] && python3 -c 'import json,sys; assert json.load(open(sys.argv[
 	t_ok startup_baseline_run
 else
 	t_fail startup_baseline_run "rc=$rc $(cat "$tmp/runbase.err")"
+fi
+
+# --- the wake-up sampler's own CPU: at most 0.1% of a CPU ---------------------
+# An idle watcher (--every 1h: one round, then only the sampler) of the release build (the
+# one shipped; ASan's costs are not the sampler's); its thread "vpsbench-wakeup" read from
+# /proc/PID/task/TID/schedstat (ns on a CPU, and the number of times it ran) over 15 s,
+# beside the rest of this script
+if [ -x ./vpsbench ]; then
+	sd="$tmp/sampler"; mkdir -p "$sd"
+	./vpsbench watch --state-dir "$sd" --baseline $BASE --every 1h --listen none "${FAST[@]}" 2>"$tmp/sampler.err" &
+	W=$!; echo $W >> "$tmp/side.pids"
+	for _ in $(seq 300); do [ -s "$sd/history.jsonl" ] && break; sleep 0.1; done
+	tid=""
+	for f in /proc/$W/task/*/comm; do [ "$(cat "$f" 2>/dev/null)" = vpsbench-wakeup ] && tid=$(basename "$(dirname "$f")"); done
+	if [ -n "$tid" ] && read -r c0 _ n0 < "/proc/$W/task/$tid/schedstat"; then
+		sleep 15
+		read -r c1 _ n1 < "/proc/$W/task/$tid/schedstat"
+		share=$(echo "scale=4; ($c1 - $c0) * 100 / 15000000000" | bc)
+		runs=$((n1 - n0))
+		# 10 wake-ups a second (a 100 ms grid): 150, give or take a late one
+		if [ "$(echo "$share <= 0.1" | bc)" = 1 ] && [ $runs -ge 120 ] && [ $runs -le 180 ]; then
+			t_ok "sampler_cpu_share ($share% of a CPU over 15 s, $runs wake-ups, $(( (c1 - c0) / (runs > 0 ? runs : 1) / 1000 )) us each)"
+		else
+			t_fail sampler_cpu_share "$share% of a CPU, $runs wake-ups in 15 s"
+		fi
+	else
+		t_fail sampler_cpu_share "no vpsbench-wakeup thread: $(cat "$tmp/sampler.err")"
+	fi
+	kill -TERM $W; wait $W
+else
+	t_skip sampler_cpu_share "no ./vpsbench (make vpsbench)"
 fi
 
 # --- ENOSPC: a small tmpfs as the state directory --------------------------
@@ -253,7 +288,7 @@ if t_is_root; then
 	ro_mnt="$tmp/ro"; mkdir -p "$ro_mnt"
 	if mount -t tmpfs -o ro,size=1m none "$ro_mnt"; then
 		out=$("$VPSBENCH" watch --state-dir "$ro_mnt" --listen none --baseline $BASE 2>&1); rc=$?
-		[ $rc -eq 1 ] && printf '%s' "$out" | grep -q 'not writable: Read-only file system' \
+		[ $rc -eq 1 ] && printf '%s' "$out" | grep -q 'not writable: .*Read-only file system' \
 			&& t_ok bad_input_state_dir_readonly || t_fail bad_input_state_dir_readonly "rc=$rc $out"
 		umount "$ro_mnt"; ro_mnt=
 	else
@@ -271,7 +306,50 @@ P=$(port); sd="$tmp/holder"; mkdir -p "$sd"
 holder=$!; pids+=($holder)
 for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$P/metrics" && break; sleep 0.2; done
 bad listen_busy "127.0.0.1:$P: bind: Address already in use" --baseline $BASE --listen 127.0.0.1:$P
+# one_line_exit_1 NAME EXPECT OUT RC: exit 1 with one line saying EXPECT
+one_line_exit_1() { [ "$4" -eq 1 ] && [ "$(printf '%s\n' "$3" | wc -l)" -eq 1 ] && printf '%s' "$3" | grep -q -- "$2"; }
+# the busy port and a state directory not there yet: none left behind
+out=$("$VPSBENCH" watch --state-dir "$tmp/busy-new/state" --baseline $BASE --listen 127.0.0.1:$P 2>&1); rc=$?
+one_line_exit_1 x "Address already in use" "$out" $rc && [ ! -e "$tmp/busy-new" ] \
+	&& t_ok listen_busy_leaves_no_state_dir || t_fail listen_busy_leaves_no_state_dir "rc=$rc $out $(ls -R "$tmp/busy-new" 2>&1)"
+# a second watcher on the holder's state directory: refused naming the holder, before it binds
+# (the same busy port: the lock's line, not the port's) or writes (the lock file still names the holder)
+out=$("$VPSBENCH" watch --state-dir "$sd" --baseline $BASE --listen 127.0.0.1:$P "${FAST[@]}" 2>&1); rc=$?
+if one_line_exit_1 x "--state-dir $sd is in use by pid $holder\$" "$out" $rc && [ "$(cat "$sd/lock")" = "$holder" ] && kill -0 $holder; then
+	t_ok "second_watcher_refused ($out)"
+else
+	t_fail second_watcher_refused "rc=$rc $out lock=$(cat "$sd/lock")"
+fi
+# --report reads a state directory in use (it does not take the lock)
+"$VPSBENCH" watch --report --state-dir "$sd" >/dev/null 2>"$tmp/report-held.err" && t_ok report_beside_running_watcher \
+	|| t_fail report_beside_running_watcher "$(cat "$tmp/report-held.err")"
+# root: an unwritable --dir is bad input found before the state directory is made and before
+# the server binds (the busy port again: the --dir line, not the port's), on a read-only tmpfs
+# and on a tmpfs with no inode left, where access(W_OK) says yes to root
+if t_is_root; then
+	for kind in ro full; do
+		m="$tmp/dir-$kind"; mkdir -p "$m"
+		if [ $kind = ro ]; then mount -t tmpfs -o ro,size=1m none "$m"; want='Read-only file system'
+		else mount -t tmpfs -o size=1m,nr_inodes=4 none "$m"; want='No space left on device'
+			for i in 1 2 3 4 5 6; do { : > "$m/f$i"; } 2>/dev/null || break; done; fi
+		out=$("$VPSBENCH" watch --state-dir "$tmp/dir-$kind-state/sd" --dir "$m" --baseline $BASE --listen 127.0.0.1:$P "${FAST[@]}" 2>&1); rc=$?
+		if one_line_exit_1 x "--dir $m: not writable: .*$want" "$out" $rc && [ ! -e "$tmp/dir-$kind-state" ]; then
+			t_ok "bad_input_dir_unwritable_root_$kind ($out)"
+		else
+			t_fail "bad_input_dir_unwritable_root_$kind" "rc=$rc $out $(ls "$tmp/dir-$kind-state" 2>&1)"
+		fi
+		umount "$m"
+	done
+else
+	t_skip bad_input_dir_unwritable_root "needs root (a read-only tmpfs)"
+fi
 kill -TERM $holder; wait $holder 2>/dev/null
+# the holder's history: one line per round, seqs 1, 2, ... (a refused watcher wrote nothing)
+python3 -c '
+import json, sys
+seqs = [json.loads(l)["seq"] for l in open(sys.argv[1])]
+assert seqs == list(range(1, len(seqs) + 1)), seqs' "$sd/history.jsonl" 2>/dev/null \
+	&& t_ok locked_history_seqs_in_order || t_fail locked_history_seqs_in_order "$(head -c 300 "$sd/history.jsonl")"
 
 # --- --rounds 3 ----------------------------------------------------------
 sd="$tmp/r3"; mkdir -p "$sd"
@@ -453,6 +531,38 @@ if [ $whole = 1 ] && [ "$(echo "$el < 2" | bc)" = 1 ]; then
 	t_ok "sigterm_exit (${el} s)"
 else
 	t_fail sigterm_exit "rc=$rc ${el}s $(ls -A "$sd")"
+fi
+
+# --- SIGTERM during a probe round beside stress-ng --cpu 2: gone within 2 s, three times ---
+# (--probe-time 1s: a round is 1 s of randread, 0.5 s of fsync, 0.5 s of prime and the DRAM
+# point, and the next starts as the last one's line is written: a signal 0.2-1.6 s after a
+# new line lands in the disk probes' part; the last run's lands at random)
+if command -v stress-ng >/dev/null; then
+	sd="$tmp/termload"; mkdir -p "$sd"
+	stress-ng --cpu 2 --timeout 120s >/dev/null 2>&1 &
+	S=$!; pids+=($S)
+	figs=""; worst=0; bad_rc=""
+	for k in 1 2 3; do
+		"$VPSBENCH" watch --state-dir "$sd" --baseline $BASE --every 100ms --listen none --probe-time 1s \
+			--budget 100 --max-load 100000 --max-cpu 100 --max-psi 100 2>"$tmp/termload.err" &
+		W=$!; pids+=($W)
+		n0=$(cat "$sd/history.jsonl" 2>/dev/null | wc -l)
+		for _ in $(seq 600); do [ "$(cat "$sd/history.jsonl" 2>/dev/null | wc -l)" -gt "$n0" ] && break; sleep 0.05; done
+		if [ $k -lt 3 ]; then sleep 0.$((2 + RANDOM % 14)); else sleep 0.$((RANDOM % 10)); fi
+		t0=$(date +%s.%N); kill -TERM $W; wait $W; rc=$?; t1=$(date +%s.%N)
+		el=$(echo "$t1 - $t0" | bc)
+		[ $rc -eq 0 ] || bad_rc="$bad_rc rc=$rc"
+		figs="$figs ${el}"
+		[ "$(echo "$el > $worst" | bc)" = 1 ] && worst=$el
+	done
+	kill $S 2>/dev/null; wait $S 2>/dev/null
+	if [ -z "$bad_rc" ] && [ "$(echo "$worst < 2" | bc)" = 1 ]; then
+		t_ok "sigterm_exit_during_probes_beside_stress_ng (s:$figs; load $(cut -d' ' -f1 /proc/loadavg))"
+	else
+		t_fail sigterm_exit_during_probes_beside_stress_ng "s:$figs$bad_rc $(tail -2 "$tmp/termload.err")"
+	fi
+else
+	[ -n "${CI:-}" ] && t_fail sigterm_exit_during_probes_beside_stress_ng "no stress-ng" || t_skip sigterm_exit_during_probes_beside_stress_ng "no stress-ng"
 fi
 
 # --- the side part's results ---------------------------------------------

@@ -1,14 +1,16 @@
 /*
  * watch_cmd.c — `vpsbench watch`: checks the command line and the state
- * directory (watch_opts.c), takes the baseline (watch_baseline.c), serves
- * /metrics (watch_http.c), and runs a probe round every --every with
- * jitter: the idle gate and budget (watch_gate.c), the probes
- * (watch_probe.c) with the wake-up sampler paused (watch_sampler.c), the
+ * directory (watch_opts.c), locks it (watch_lock.c), takes the baseline
+ * (watch_baseline.c), serves /metrics (watch_http.c), and runs a probe
+ * round every --every with jitter: the idle gate and budget (watch_gate.c),
+ * the probes (watch_probe.c; the disk ones on watch_probe_worker.c's thread,
+ * with a deadline) with the wake-up sampler paused (watch_sampler.c), the
  * counters' deltas (watch_deltas.c), drift (watch_drift.c), then the
  * history line (watch_history.c) and the metrics (watch_metrics.c).
  * `--report` is watch_report.c's, `--status` watch_status_cmd.c's.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,9 +29,11 @@
 #include "cmd/watch/watch_gate.h"
 #include "cmd/watch/watch_history.h"
 #include "cmd/watch/watch_http.h"
+#include "cmd/watch/watch_lock.h"
 #include "cmd/watch/watch_metrics.h"
 #include "cmd/watch/watch_opts.h"
 #include "cmd/watch/watch_probe.h"
+#include "cmd/watch/watch_probe_worker.h"
 #include "cmd/watch/watch_report.h"
 #include "cmd/watch/watch_sampler.h"
 #include "cmd/watch/watch_status_cmd.h"
@@ -39,13 +43,23 @@
 #define GATE_MIN_WINDOW_NS (250ULL * 1000000ULL)
 
 static volatile sig_atomic_t stop_flag, hup_flag;
+/* readable once a stop signal came: a wait on another fd (the disk probe's) ends with it */
+static int stop_pipe[2] = { -1, -1 };
+/* the disk thread stuck in a call past its wait at exit: the probes' buffers stay */
+#define WORKER_EXIT_WAIT_NS (300ULL * 1000000ULL)
 
 static void on_signal(int sig)
 {
-	if (sig == SIGHUP)
+	if (sig == SIGHUP) {
 		hup_flag = 1;
-	else
+	} else {
+		int e = errno;
+
 		stop_flag = 1;
+		if (stop_pipe[1] >= 0 && write(stop_pipe[1], "x", 1) < 0)
+			(void)0; /* full: readable already */
+		errno = e;
+	}
 }
 
 static const int watched_sigs[] = { SIGINT, SIGTERM, SIGHUP };
@@ -55,6 +69,10 @@ static int install_signals(char *err, size_t errlen)
 {
 	struct sigaction sa;
 
+	if (pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK) < 0) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -1;
+	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -78,8 +96,11 @@ static void mask_signals(bool block)
 	pthread_sigmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
 }
 
-/* mkdir -p: 0, or -1 with err. */
-static int make_dirs(const char *path, char *err, size_t errlen)
+/*
+ * mkdir -p: 0, or -1 with err. *made: the length of the first directory of
+ * path this call created (each deeper one was created too), 0 none.
+ */
+static int make_dirs(const char *path, size_t *made, char *err, size_t errlen)
 {
 	char buf[PATH_MAX];
 	struct stat st;
@@ -95,7 +116,10 @@ static int make_dirs(const char *path, char *err, size_t errlen)
 			char c = *p;
 
 			*p = '\0';
-			if (mkdir(buf, 0755) < 0 && errno != EEXIST) {
+			if (mkdir(buf, 0755) == 0) {
+				if (!*made)
+					*made = (size_t)(p - buf);
+			} else if (errno != EEXIST) {
 				snprintf(err, errlen, "--state-dir: mkdir %s: %s", buf,
 					 strerror(errno));
 				return -1;
@@ -113,6 +137,32 @@ static int make_dirs(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Creates and removes a file in dir: access(W_OK) says yes to root on a
+ * directory root cannot write (NFS root_squash, a full inode table, a
+ * security module), and the watcher then failed after its server started.
+ */
+static int write_check(const char *opt, const char *dir, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 64];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/.vpsbench-write-check-%ld", dir, (long)getpid());
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s %s: not writable: creating a file there: %s", opt, dir,
+			 strerror(errno));
+		return -1;
+	}
+	close(fd);
+	if (unlink(path) < 0) {
+		snprintf(err, errlen, "%s %s: not writable: removing %s: %s", opt, dir, path,
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static int check_dir(const char *opt, const char *path, char *err, size_t errlen)
 {
 	struct stat st;
@@ -125,11 +175,29 @@ static int check_dir(const char *opt, const char *path, char *err, size_t errlen
 		snprintf(err, errlen, "%s %s: not a directory", opt, path);
 		return -1;
 	}
-	if (access(path, W_OK) < 0) {
-		snprintf(err, errlen, "%s %s: not writable: %s", opt, path, strerror(errno));
-		return -1;
+	return write_check(opt, path, err, errlen);
+}
+
+/* Removes what make_dirs created: the deepest first, up to the first it made (empty ones only). */
+static void remove_made(const char *path, size_t made)
+{
+	char buf[PATH_MAX];
+	size_t n = strlen(path);
+
+	if (!made || n >= sizeof(buf))
+		return;
+	memcpy(buf, path, n + 1);
+	while (n >= made) {
+		char *slash;
+
+		if (rmdir(buf) < 0)
+			return;
+		slash = strrchr(buf, '/');
+		if (!slash || slash == buf)
+			return;
+		*slash = '\0';
+		n = strlen(buf);
 	}
-	return 0;
 }
 
 struct watcher {
@@ -138,6 +206,7 @@ struct watcher {
 	struct watch_http http;
 	struct watch_sampler sampler;
 	struct watch_probes probes;
+	struct watch_probe_worker worker;
 	struct watch_drift drift;
 	struct watch_state state;
 	struct watch_snap snap[2];
@@ -229,13 +298,15 @@ static uint64_t took(struct watch_probe_result *p, uint64_t t0)
 
 static void run_probes(struct watcher *w, struct watch_round *r)
 {
-	uint64_t half = w->o.probe_ns / 2, t = mono_ns();
+	uint64_t half = w->o.probe_ns / 2, t;
 
-	watch_probe_randread(&w->probes, w->o.probe_ns, &r->probe[WP_RANDREAD]);
-	t = took(&r->probe[WP_RANDREAD], t);
+	/* the disk probes on the disk thread, each waited for until --probe-timeout */
+	watch_probe_worker_run(&w->worker, WP_RANDREAD, w->o.probe_ns, w->o.probe_timeout_ns,
+			       stop_pipe[0], &r->probe[WP_RANDREAD]);
 	if (!stop_flag)
-		watch_probe_fsync(&w->probes, half, &r->probe[WP_FSYNC]);
-	t = took(&r->probe[WP_FSYNC], t);
+		watch_probe_worker_run(&w->worker, WP_FSYNC, half, w->o.probe_timeout_ns,
+				       stop_pipe[0], &r->probe[WP_FSYNC]);
+	t = mono_ns(); /* the worker timed the disk probes itself */
 	if (!stop_flag)
 		watch_probe_prime(&stop_flag, half, &r->probe[WP_PRIME]);
 	t = took(&r->probe[WP_PRIME], t);
@@ -591,12 +662,31 @@ static void restore_drift(struct watcher *w)
 		"figures of each metric); degraded:%s\n", w->o.window, flagged[0] ? flagged : " none");
 }
 
+/* The directory --prom-file goes in, created in and removed from: 0, or -1 with err. */
+static int check_prom_dir(const char *file, char *err, size_t errlen)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(file, '/');
+
+	if (atomic_check_dir("--prom-file", file, err, errlen) < 0)
+		return -1;
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == file)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - file), file);
+	return write_check("--prom-file", dir, err, errlen);
+}
+
 int watch_main(int argc, char **argv)
 {
 	static struct watcher w;
 	struct watch_drift_fig fig[WBF_N];
+	struct watch_lock lock = { .fd = -1 };
 	char err[PATH_MAX + 512];
-	bool http_bound = false, sampler = false, probes = false, hist = false;
+	bool http_bound = false, sampler = false, probes = false, hist = false, worker = false;
+	size_t made = 0;
 	uint64_t seq;
 	int rc;
 
@@ -610,19 +700,37 @@ int watch_main(int argc, char **argv)
 	memset(fig, 0, sizeof(fig));
 	w.rng = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)getpid() << 32) ^ mono_ns();
 
-	/* bad input: one line, exit 1, nothing started */
+	/*
+	 * Bad input: one line, exit 1, and nothing left behind. Every check
+	 * comes before the state directory is made; after it, the lock (a
+	 * second watcher is refused before it binds or writes) and the port,
+	 * and a failure there removes what this run made.
+	 */
 	rc = 1;
 	if (check_baseline(&w))
 		return 1;
-	if (make_dirs(w.o.state_dir, err, sizeof(err)) < 0 ||
-	    check_dir("--state-dir", w.o.state_dir, err, sizeof(err)) < 0 ||
-	    (w.o.dir && check_dir("--dir", w.o.dir, err, sizeof(err)) < 0) ||
-	    (w.o.prom_file && atomic_check_dir("--prom-file", w.o.prom_file, err, sizeof(err)) < 0)) {
+	if ((w.o.dir && check_dir("--dir", w.o.dir, err, sizeof(err)) < 0) ||
+	    (w.o.prom_file && check_prom_dir(w.o.prom_file, err, sizeof(err)) < 0)) {
 		fprintf(stderr, "vpsbench: watch: %s\n", err);
 		return 1;
 	}
+	if (make_dirs(w.o.state_dir, &made, err, sizeof(err)) < 0 ||
+	    check_dir("--state-dir", w.o.state_dir, err, sizeof(err)) < 0) {
+		fprintf(stderr, "vpsbench: watch: %s\n", err);
+		remove_made(w.o.state_dir, made);
+		return 1;
+	}
+	rc = watch_lock_take(&lock, w.o.state_dir, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "vpsbench: watch: %s\n", err);
+		remove_made(w.o.state_dir, made);
+		return rc > 0 ? 1 : 2;
+	}
+	rc = 1;
 	if (watch_http_bind(&w.http, &w.o, err, sizeof(err)) < 0) {
 		fprintf(stderr, "vpsbench: watch: %s\n", err);
+		watch_lock_release(&lock, true);
+		remove_made(w.o.state_dir, made);
 		return 1;
 	}
 	http_bound = true;
@@ -672,10 +780,21 @@ int watch_main(int argc, char **argv)
 	restore_drift(&w);
 	if (watch_probes_open(&w.probes, w.o.dir ? w.o.dir : w.o.state_dir, &stop_flag, err,
 			      sizeof(err)) < 0) {
-		fprintf(stderr, "vpsbench: watch: %s\n", err);
+		if (stop_flag)
+			rc = 0;
+		else
+			fprintf(stderr, "vpsbench: watch: %s\n", err);
 		goto out;
 	}
 	probes = true;
+	mask_signals(true);
+	if (watch_probe_worker_start(&w.worker, &w.probes, err, sizeof(err)) == 0)
+		worker = true;
+	mask_signals(false);
+	if (!worker) {
+		fprintf(stderr, "vpsbench: watch: %s\n", err);
+		goto out;
+	}
 	if (w.probes.note[0])
 		fprintf(stderr, "vpsbench: watch: %s\n", w.probes.note);
 	seq = watch_history_last_seq(&w.hist);
@@ -690,6 +809,12 @@ int watch_main(int argc, char **argv)
 	watch_loop(&w, seq);
 	rc = 0;
 out:
+	/* a disk thread stuck in the kernel keeps the probes' buffers: the exit takes them */
+	if (worker && !watch_probe_worker_stop(&w.worker, WORKER_EXIT_WAIT_NS)) {
+		fprintf(stderr, "vpsbench: watch: the disk probe thread is still in a disk call: "
+			"leaving it to the exit\n");
+		probes = false;
+	}
 	if (sampler)
 		watch_sampler_stop(&w.sampler);
 	if (http_bound)
@@ -700,5 +825,6 @@ out:
 		watch_history_close(&w.hist);
 	watch_snap_free(&w.snap[0]);
 	watch_snap_free(&w.snap[1]);
+	watch_lock_release(&lock, false);
 	return rc;
 }

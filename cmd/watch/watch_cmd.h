@@ -6,8 +6,9 @@
 
 /*
  * argv[1] is "watch". Exit 0 (stopped by SIGTERM/SIGINT or --rounds done),
- * 1 (bad input: one line on stderr naming it, nothing started), 2 (a
- * start-up step failed: the probe file, the baseline run, a thread).
+ * 1 (bad input, a state directory another watcher holds, a busy port: one
+ * line on stderr naming it, nothing started, nothing the run made left),
+ * 2 (a start-up step failed: the probe file, the baseline run, a thread).
  */
 int watch_main(int argc, char **argv);
 

@@ -33,6 +33,9 @@ void watch_opts_help(FILE *f)
 	      "  --dir DIR              where the probe file goes (default: the state directory)\n"
 	      "  --every DUR            time between probe rounds, at least 100ms, +-10% jitter (default: 15m)\n"
 	      "  --probe-time DUR       4k randread qd1 probe length; fsync and prime take half (default: 2s)\n"
+	      "  --probe-timeout DUR    a disk probe still running after DUR failed \"timed out\"; the round\n"
+	      "                         goes on, later rounds skip the disk probes (\"hung\") until it returns;\n"
+	      "                         longer than --probe-time (default: 10 x --probe-time, at least 30s)\n"
 	      "  --budget PCT           probes' wall time at most PCT of the time since start, (0,100] (default: 1)\n"
 	      "  --listen ADDR:PORT     serve /metrics there ([v6]:PORT for IPv6), or none (default: 127.0.0.1:9787)\n"
 	      "  --prom-file FILE       also write the metrics to FILE each round (textfile collector, atomic)\n"
@@ -171,12 +174,13 @@ static int bad(const char *opt, const char *val, const char *want)
 int watch_opts_parse(int argc, char **argv, struct watch_opts *o)
 {
 	static const char *const with_value[] = {
-		"--baseline", "--state-dir", "--dir", "--every", "--probe-time", "--budget",
+		"--baseline", "--state-dir", "--dir", "--every", "--probe-time", "--probe-timeout", "--budget",
 		"--listen", "--prom-file", "--margin", "--window", "--history-max", "--max-load",
 		"--max-cpu", "--max-psi", "--rounds", "--since", "--html", NULL,
 	};
 	bool state_given = false;
 	const char *daemon_opt = NULL; /* the first option that only the watcher itself takes */
+	const char *timeout_arg = NULL;
 	uint64_t u;
 
 	memset(o, 0, sizeof(*o));
@@ -233,6 +237,11 @@ int watch_opts_parse(int argc, char **argv, struct watch_opts *o)
 			if (parse_duration(v, &o->probe_ns) < 0 || o->probe_ns < WATCH_MIN_PROBE_NS ||
 			    o->probe_ns > 60ULL * 1000000000ULL)
 				return bad(a, v, "takes a duration from 10ms to 60s");
+		} else if (!strcmp(a, "--probe-timeout")) {
+			if (parse_duration(v, &o->probe_timeout_ns) < 0 || o->probe_timeout_ns == 0 ||
+			    o->probe_timeout_ns > 24ULL * 3600 * 1000000000ULL)
+				return bad(a, v, "takes a duration (s, ms, m, h) longer than --probe-time");
+			timeout_arg = v;
 		} else if (!strcmp(a, "--budget")) {
 			if (parse_double(v, 0, 100, true, &o->budget_pct) < 0)
 				return bad(a, v, "takes a percentage above 0, at most 100");
@@ -281,6 +290,13 @@ int watch_opts_parse(int argc, char **argv, struct watch_opts *o)
 			fprintf(stderr, "vpsbench: watch: unknown option '%s' (vpsbench watch --help)\n", a);
 			return 1;
 		}
+	}
+	if (!timeout_arg) {
+		o->probe_timeout_ns = 10 * o->probe_ns;
+		if (o->probe_timeout_ns < WATCH_MIN_PROBE_TIMEOUT_NS)
+			o->probe_timeout_ns = WATCH_MIN_PROBE_TIMEOUT_NS;
+	} else if (o->probe_timeout_ns <= o->probe_ns) {
+		return bad("--probe-timeout", timeout_arg, "takes a duration longer than --probe-time");
 	}
 	if (!state_given)
 		default_state_dir(o->state_dir, sizeof(o->state_dir));

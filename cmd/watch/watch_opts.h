@@ -14,6 +14,7 @@
 #define WATCH_MIN_EVERY_NS (100ULL * 1000000ULL)
 #define WATCH_DEFAULT_PROBE_NS (2ULL * 1000000000ULL)  /* randread; fsync and prime get half */
 #define WATCH_MIN_PROBE_NS (10ULL * 1000000ULL)
+#define WATCH_MIN_PROBE_TIMEOUT_NS (30ULL * 1000000000ULL) /* the default's floor */
 #define WATCH_DEFAULT_HISTORY_MAX (16ULL << 20)
 #define WATCH_MIN_HISTORY_MAX (4ULL << 10)
 #define WATCH_DEFAULT_PORT 9787
@@ -26,6 +27,7 @@ struct watch_opts {
 	const char *dir;               /* --dir: where the probe file goes; NULL = the state dir */
 	uint64_t every_ns;             /* --every */
 	uint64_t probe_ns;             /* --probe-time: the randread probe's length */
+	uint64_t probe_timeout_ns;     /* --probe-timeout: a disk probe still running then failed */
 	double budget_pct;             /* --budget, (0, 100] */
 	bool listen_none;              /* --listen none */
 	char listen_host[64];          /* IPv4 or IPv6 literal (no brackets) */

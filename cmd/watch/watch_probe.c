@@ -66,7 +66,6 @@ int watch_probes_open(struct watch_probes *p, const char *dir, const volatile si
 {
 	const size_t chunk = 1 << 20;
 	unsigned char *wbuf = NULL;
-	char why[160] = "";
 	int r;
 
 	memset(p, 0, sizeof(*p));
@@ -131,6 +130,19 @@ int watch_probes_open(struct watch_probes *p, const char *dir, const volatile si
 	free(wbuf);
 	wbuf = NULL;
 
+	return 0;
+fail:
+	free(wbuf);
+	watch_probes_close(p);
+	return -1;
+}
+
+/* On the thread that reads: io_uring's SINGLE_ISSUER ring refuses any other (EINVAL). */
+int watch_probes_engine_open(struct watch_probes *p, char *err, size_t errlen)
+{
+	char why[160] = "";
+	int r;
+
 	p->io.buf = p->buf;
 	p->eng.fd = p->fd;
 	p->eng.depth = 1;
@@ -141,16 +153,12 @@ int watch_probes_open(struct watch_probes *p, const char *dir, const volatile si
 	if (r < 0) {
 		snprintf(err, errlen, "opening an I/O engine for the probe file: %s",
 			 why[0] ? why : strerror(-r));
-		goto fail;
+		return -1;
 	}
 	p->eng_open = true;
 	if (why[0] && !p->note[0])
 		snprintf(p->note, sizeof(p->note), "randread probe engine %s: %s", p->eng.ops->name, why);
 	return 0;
-fail:
-	free(wbuf);
-	watch_probes_close(p);
-	return -1;
 }
 
 void watch_probes_close(struct watch_probes *p)
@@ -187,13 +195,13 @@ static int64_t read_one(struct watch_probes *p)
 	s = e->ops->submit(e);
 	if (s < 0)
 		return s;
+	/* reaped even when stopped: the next probe reuses the engine (on the disk thread, which
+	 * may wait: the round gave up on it at --probe-timeout) */
 	do {
 		n = e->ops->reap(e, true, 1000000000ULL);
-		if (n < 0)
+		if (n < 0 && n != -EINTR)
 			return n;
-	} while (n == 0 && !(p->stop && *p->stop));
-	if (n == 0)
-		return -EINTR;
+	} while (n <= 0);
 	if (e->done[0]->res < 0)
 		return e->done[0]->res;
 	if (e->done[0]->res != 4096)
@@ -203,7 +211,7 @@ static int64_t read_one(struct watch_probes *p)
 
 void watch_probe_randread(struct watch_probes *p, uint64_t ns, struct watch_probe_result *r)
 {
-	static struct lat_hist h; /* 15 KiB: one round at a time, on the main thread */
+	static struct lat_hist h; /* 15 KiB: one probe at a time, on the disk thread */
 	uint64_t start = mono_ns(), now;
 
 	lat_hist_reset(&h);

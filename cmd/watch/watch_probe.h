@@ -39,10 +39,14 @@ struct watch_probes {
 /*
  * Creates dir/.probe-<pid>, opens it twice (O_DIRECT and buffered), unlinks
  * it, lays out the randread region with random data and preallocates the
- * fsync region. 0, or -1 with err naming the step.
+ * fsync region; the engine is watch_probes_engine_open's. 0, or -1 with
+ * err naming the step.
  */
 int watch_probes_open(struct watch_probes *p, const char *dir, const volatile sig_atomic_t *stop,
 		      char *err, size_t errlen);
+/* The randread probe's I/O engine, opened on the thread that runs the probe. 0, or -1 with err. */
+int watch_probes_engine_open(struct watch_probes *p, char *err, size_t errlen);
+/* The engine (if open), the file and the buffers. */
 void watch_probes_close(struct watch_probes *p);
 
 /* The randread region for the next watch_probes_open: bytes (whole MiB; else the default). */

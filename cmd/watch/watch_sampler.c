@@ -10,59 +10,74 @@
 #include "cmd/watch/watch_sampler.h"
 #include "core/clock.h"
 
-#define PERIOD_NS 1000000ULL
 /*
- * Sleeps of 1 ms in bursts: a wake-up costs about 26 us of CPU on a VM here
- * (2.6% of a CPU at 1000 a second), so BURST sleeps of 1 ms run every
- * BURST_EVERY_NS and the one between bursts is counted too (a timer's
- * lateness does not depend on how long it slept): 11 wake-ups a second,
- * 0.03% of a CPU here quiet, under 0.1% with the machine loaded 10-fold.
+ * One wake-up every PERIOD_NS on an absolute grid (a timed wait to an
+ * absolute CLOCK_MONOTONIC time, as clock_nanosleep TIMER_ABSTIME: an
+ * hrtimer with the thread's 1 ns slack), all the time the probes are not
+ * running: a stall of the host shows whenever it happens, not only in a
+ * burst's 10 ms a second. A wake-up costs 26-67 us of CPU on a 2-vCPU VM
+ * (the timer's programming traps to the hypervisor), so the period is what keeps the thread at or under 0.1%
+ * of a CPU: measured in README ("vpsbench watch", wake-up sampler).
  */
-#define BURST 10
-#define BURST_EVERY_NS 1000000000ULL
+#define PERIOD_NS (WATCH_SAMPLER_PERIOD_MS * 1000000ULL)
 
 static void *sampler_main(void *arg)
 {
 	struct watch_sampler *s = arg;
+	uint64_t target = 0;
 
+	(void)prctl(PR_SET_NAME, "vpsbench-wakeup", 0, 0, 0);
 	/* the default 50 us slack would be counted as lateness */
 	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	for (unsigned i = 0;; i = (i + 1) % (BURST + 1)) {
+	pthread_mutex_lock(&s->mu);
+	while (!s->stop) {
 		struct timespec ts;
-		uint64_t target, now;
+		uint64_t now;
 		unsigned gen;
+		int r = 0;
 
-		pthread_mutex_lock(&s->mu);
-		while (s->paused && !s->stop)
-			pthread_cond_wait(&s->cv, &s->mu);
-		if (s->stop) {
-			pthread_mutex_unlock(&s->mu);
-			break;
+		if (s->paused) {
+			while (s->paused && !s->stop)
+				pthread_cond_wait(&s->cv, &s->mu);
+			target = 0; /* a new grid after a pause */
+			continue;
 		}
 		gen = s->gen;
-		pthread_mutex_unlock(&s->mu);
-
-		target = mono_ns() + (i < BURST ? PERIOD_NS : BURST_EVERY_NS - BURST * PERIOD_NS);
+		now = mono_ns();
+		if (!target)
+			target = now;
+		target += PERIOD_NS;
+		if (target <= now) /* woke more than a period late: the next point of the grid ahead */
+			target += ((now - target) / PERIOD_NS + 1) * PERIOD_NS;
 		ts.tv_sec = (time_t)(target / 1000000000ULL);
 		ts.tv_nsec = (long)(target % 1000000000ULL);
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-			;
+		/* a condition variable's timed wait, not clock_nanosleep: stop and pause wake it at once */
+		while (!s->stop && s->gen == gen && r != ETIMEDOUT)
+			r = pthread_cond_timedwait(&s->cv, &s->mu, &ts);
 		now = mono_ns();
-		pthread_mutex_lock(&s->mu);
-		if (!s->paused && s->gen == gen)
+		if (r == ETIMEDOUT && !s->paused && s->gen == gen)
 			lat_hist_add(&s->h, now > target ? now - target : 0);
-		pthread_mutex_unlock(&s->mu);
 	}
+	pthread_mutex_unlock(&s->mu);
 	return NULL;
 }
 
 int watch_sampler_start(struct watch_sampler *s, char *err, size_t errlen)
 {
+	pthread_condattr_t ca;
 	int r;
 
 	memset(s, 0, sizeof(*s));
 	pthread_mutex_init(&s->mu, NULL);
-	pthread_cond_init(&s->cv, NULL);
+	/* the due times are CLOCK_MONOTONIC's (mono_ns) */
+	if (pthread_condattr_init(&ca) || pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) ||
+	    pthread_cond_init(&s->cv, &ca)) {
+		snprintf(err, errlen, "starting the wake-up sampler: a monotonic condition variable: "
+			 "failed");
+		pthread_mutex_destroy(&s->mu);
+		return -1;
+	}
+	pthread_condattr_destroy(&ca);
 	lat_hist_reset(&s->h);
 	r = pthread_create(&s->th, NULL, sampler_main, s);
 	if (r) {
@@ -78,6 +93,7 @@ void watch_sampler_pause(struct watch_sampler *s)
 	pthread_mutex_lock(&s->mu);
 	s->paused = true;
 	s->gen++;
+	pthread_cond_signal(&s->cv);
 	pthread_mutex_unlock(&s->mu);
 }
 
@@ -105,6 +121,7 @@ void watch_sampler_take(struct watch_sampler *s, struct watch_wakeup *w)
 	pthread_mutex_unlock(&s->mu);
 }
 
+/* Joins at once: the stop wakes its wait. */
 void watch_sampler_stop(struct watch_sampler *s)
 {
 	if (!s->started)

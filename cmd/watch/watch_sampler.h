@@ -1,9 +1,11 @@
 /*
- * watch_sampler.h — the wake-up sampler of `vpsbench watch`: a thread that
- * sleeps 1 ms (clock_nanosleep, timer slack 1 ns), ten times in a burst
- * once a second, and records how late each sleep (and the one
- * between bursts) woke in fio's histogram; paused while the probes run (they are the
- * load, not the host's); p99 and max per round interval.
+ * watch_sampler.h — the wake-up sampler of `vpsbench watch`: a thread
+ * ("vpsbench-wakeup") that wakes every WATCH_SAMPLER_PERIOD_MS on an
+ * absolute timer (pthread_cond_timedwait to an absolute CLOCK_MONOTONIC time, timer
+ * slack 1 ns) all the time between probe rounds, and records how late each
+ * wake-up came (woken minus due) in fio's histogram; paused while the
+ * probes run (they are the load, not the host's); p99 and max per round
+ * interval.
  */
 #ifndef VPSBENCH_WATCH_SAMPLER_H
 #define VPSBENCH_WATCH_SAMPLER_H
@@ -13,6 +15,8 @@
 
 #include "cmd/watch/watch_round.h"
 #include "core/lat_hist.h"
+
+#define WATCH_SAMPLER_PERIOD_MS 100ULL
 
 struct watch_sampler {
 	pthread_t th;
