@@ -46,7 +46,9 @@ static const char css[] =
 	"border-radius:8px;padding:10px;margin:10px 0}"
 	".scroll{overflow-x:auto}table{border-collapse:collapse;width:100%}"
 	"th,td{text-align:left;padding:4px 6px;border-bottom:1px solid var(--line);vertical-align:top}"
-	"td.n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}"
+	"td.n{white-space:nowrap;font-variant-numeric:tabular-nums}"
+	/* a figure's header sits on its column's right edge, as the figures do */
+	"th.n,td.n{text-align:right}"
 	"th{color:var(--mute);font-weight:600}"
 	".t0{color:var(--bad);font-weight:600}.t1{color:var(--mid);font-weight:600}"
 	".t2{color:var(--ok);font-weight:600}"
