@@ -430,8 +430,10 @@ static void html_rand(FILE *f, const struct bench_report *rep)
 			fputs("</div>\n", f);
 			continue;
 		}
-		fputs("<div class=\"scroll\"><table><tr><th></th><th>IOPS</th><th>bandwidth</th>"
-		      "<th>p50</th><th>p99</th><th>p99.9</th><th>max</th></tr>\n", f);
+		/* th.n: a figure's header on its column's right edge, as the figures */
+		fputs("<div class=\"scroll\"><table><tr><th></th><th class=\"n\">IOPS</th>"
+		      "<th class=\"n\">bandwidth</th><th class=\"n\">p50</th><th class=\"n\">p99</th>"
+		      "<th class=\"n\">p99.9</th><th class=\"n\">max</th></tr>\n", f);
 		if (p->dir_res[RD].present)
 			dir_row(f, &p->dir_res[RD], "read");
 		if (p->dir_res[WR].present)
@@ -864,7 +866,7 @@ static void html_grades(FILE *f, const struct bench_report *rep)
 	if (!g->graded)
 		return;
 	fputs("<section id=\"grades\"><h2>Grades</h2>\n<div class=\"scroll\"><table>"
-	      "<tr><th>metric</th><th>value (± 95% interval)</th><th>grade (tier 1 = worst)</th>"
+	      "<tr><th>metric</th><th class=\"n\">value (± 95% interval)</th><th>grade (tier 1 = worst)</th>"
 	      "<th>meaning</th></tr>\n", f);
 	for (unsigned i = 0; i < g->n; i++) {
 		const struct grade *x = &g->g[i];

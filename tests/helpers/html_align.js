@@ -3,8 +3,8 @@
 // page. The edge a column's body cells are aligned to (their computed
 // text-align: right for figures, left for words) must be shared, within 1.5 px,
 // by the text box (a Range over the cell's contents) of every body cell and of
-// the header cell above them; a column whose every cell holds a figure must be
-// right-aligned. This is what D7 of issue #40 got wrong: a left header over
+// the header cell above them; a column whose every cell is a <td> holding a
+// figure must be right-aligned. This is what D7 of issue #40 got wrong: a left header over
 // right-aligned counts reads as the neighbouring column's. The verdict goes
 // into the DOM (the parent's when in an iframe) for headless Chromium's
 // --dump-dom.
@@ -65,7 +65,9 @@
 			var votes = {};
 			cells.forEach(function (x) { votes[x.e] = (votes[x.e] || 0) + 1; });
 			var e = Object.keys(votes).sort(function (a, b) { return votes[b] - votes[a]; })[0];
-			if (cells.every(function (x) { return FIGURE.test(x.t) && !DATE.test(x.t); }) && e !== 'right')
+			// row labels (<th> in the body, e.g. "16 MiB" working sets) are names, not figures
+			if (cells.every(function (x) { return x.cell.tagName === 'TD' && FIGURE.test(x.t) &&
+						       !DATE.test(x.t); }) && e !== 'right')
 				problems.push(cname + ': figures aligned ' + e + ', not right');
 			var ref = at(cells[0].b, e);
 			cells.forEach(function (x) {
