@@ -27,6 +27,8 @@ static const char watch_css[] =
 	".lg-deg{background:var(--bad);opacity:.35;height:10px}"
 	".lg-skip{background:var(--mid);width:3px;height:10px}.lg-fail{background:var(--bad);width:3px;height:10px}"
 	".lg-base{background:repeating-linear-gradient(90deg,var(--fg) 0 5px,transparent 5px 9px);width:18px}"
+	/* a figure's header on one line: wrapped word by word in a narrow column it stood taller than the rows */
+	"th.n{white-space:nowrap}"
 	"svg .clip{fill:var(--bad)}.lg-clip{width:0;height:0;background:none;border:5px solid transparent;"
 	"border-bottom:7px solid var(--bad);border-top:0}";
 
@@ -122,7 +124,7 @@ static void yticks(FILE *f, const struct watch_yaxis *ax)
 
 			if (t < ax->lo * (1 - 1e-9) || t > ax->hi * (1 + 1e-9) || (!all && k && !end))
 				continue;
-			/* the ends are labelled; a 2 or 5 too close to a labelled end is not */
+			/* the ends are labelled; a decade too close to a labelled end is not */
 			if (!all && !end && k == 0 && (fabs(log10(t / ax->lo)) * per_decade < 16 ||
 						       fabs(log10(ax->hi / t)) * per_decade < 16))
 				continue;
