@@ -271,16 +271,17 @@ echo "  $(cat "$tmp/png")"
 layouts() {
 	local out=$1 prof; shift
 	prof=$(mktemp -d "$tmp/prof.XXXXXX")
-	python3 - tests/helpers/html_layout.js "$@" > "$tmp/layouts.html" <<'PY'
+	python3 - tests/helpers/html_layout.js tests/helpers/html_align.js "$@" > "$tmp/layouts.html" <<'PY'
 import html, sys
-js = open(sys.argv[1]).read()
-tag = ("\n(function () { var r = parent.document.querySelectorAll('pre#layout-result:not([data-page])');"
-       " r[r.length - 1].setAttribute('data-page', '%s'); })();")
+js = open(sys.argv[1]).read() + "\n" + open(sys.argv[2]).read()
+sys.argv[1:] = sys.argv[2:]
+tag = "".join("\n(function () { var r = parent.document.querySelectorAll('pre#%s:not([data-page])');"
+              " r[r.length - 1].setAttribute('data-page', '%%s'); })();" % k for k in ("layout-result", "align-result"))
 frames = []
 for spec in sys.argv[2:]:
     name, width, path = spec.split(":", 2)
     page = open(path, encoding="utf-8").read()
-    page = page.replace("</body></html>", "<script>" + js + tag % name + "</script></body></html>")
+    page = page.replace("</body></html>", "<script>" + js + tag % (name, name) + "</script></body></html>")
     frames.append('<iframe style="border:0;display:block" width="%s" height="3000" srcdoc="%s"></iframe>'
                   % (width, html.escape(page, quote=True)))
 print('<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0">%s</body></html>'
@@ -321,6 +322,22 @@ PY
 	if [ $lrc -eq 0 ]; then t_ok "$name" "$(head -1 "$tmp/lay$page$w")"
 	else t_fail "$name" "$(tr '\n' ' ' < "$tmp/lay$page$w" | head -c 700)"; fi
 	head -1 "$tmp/lay$page$w" | sed 's/^/  /'
+	# every table's header on its column's edge (tests/helpers/html_align.js; issue #40 D7)
+	python3 - "$tmp/dom" $page$w > "$tmp/aln$page$w" 2>&1 <<'PY'
+import html, json, re, sys
+m = re.findall(r'<pre id="align-result" data-page="%s">(.*?)</pre>' % sys.argv[2], open(sys.argv[1]).read(), re.S)
+assert len(m) == 1, "%d alignment results for %s in the dumped DOM" % (len(m), sys.argv[2])
+r = json.loads(html.unescape(m[0]))
+print("width %s: %d tables, %d columns, %d cells measured" % (r["width"], r["tables"], r["columns"], r["cells"]))
+bad = list(r["problems"]) + ([] if r["tables"] >= 2 else ["too little measured"])
+for b in bad:
+    print("FAIL:", b)
+sys.exit(1 if bad else 0)
+PY
+	lrc=$?
+	name=html_align_$w; [ $page = st ] && name=html_storage_align_$w
+	if [ $lrc -eq 0 ]; then t_ok "$name"; else t_fail "$name" "$(tr '\n' ' ' < "$tmp/aln$page$w" | head -c 700)"; fi
+	head -1 "$tmp/aln$page$w" | sed 's/^/  /'
 done
 done
 t_summary html

@@ -3,12 +3,19 @@
 # lines, the --html page (one series per metric, points as the history has
 # figures, spans shaded, skipped and failed rounds marked, nothing external,
 # reasons escaped) and its layout in headless Chromium at desktop and phone
-# width (tests/helpers/html_layout.js); bad input: one line, exit 1.
+# width (tests/helpers/html_layout.js: no SVG text overlaps or is cut off;
+# tests/helpers/html_align.js: every table header shares its column's
+# alignment edge, measured on the text boxes); one outlier clips the y axis
+# and a 50x regime makes it logarithmic, the other rounds staying spread;
+# bad input: one line, exit 1.
 . tests/lib.sh
 tmp=$(t_tmpdir); trap 'rm -rf "$tmp"' EXIT
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 F=tests/fixtures/watch
 G=tests/golden
+# nothing here is timed: the figures come from recorded histories, the layout
+# from Chromium's own boxes; the load it ran under is said, not needed
+echo "  load $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs at the start"
 
 # one_line_exit1 NAME WANT ARGS...: exit 1, one line on stderr containing WANT, nothing on stdout
 one_line_exit1() {
@@ -60,8 +67,27 @@ one_line_exit1 html_dir_missing "$tmp/nodir/w.html.tmp: No such file or director
 # the page: a copy of skipped/ whose reason needs escaping
 cp -r "$F/skipped" "$tmp/esc"
 sed -i 's/busy: cpu 97% > 50%/busy: cpu 97% > 50% <b>\&\\"x'"'"'/g' "$tmp/esc/history.jsonl"
-for fx in degraded skipped esc; do
-	d="$F/$fx"; [ "$fx" = esc ] && d="$tmp/esc"
+# a copy of degraded/ with one outlier (randread 60000 us in round 80, the
+# degraded span peaks at 390) and fsync 50x worse from round 51 on (a
+# regime spanning more than 20x: the log axis)
+cp -r "$F/degraded" "$tmp/outlier"
+python3 - "$tmp/outlier" <<'PY'
+import json, os, sys
+d = sys.argv[1]
+for fn in ("history.jsonl.1", "history.jsonl"):
+    p = os.path.join(d, fn)
+    out = []
+    for l in open(p):
+        o = json.loads(l)
+        if o["seq"] == 80:
+            o["probes"]["randread"]["p99_us"] = 60000.0
+        if o["seq"] > 50:
+            o["probes"]["fsync"]["p99_us"] *= 50
+        out.append(json.dumps(o) + "\n")
+    open(p, "w").writelines(out)
+PY
+for fx in degraded skipped esc outlier; do
+	d="$F/$fx"; [ "$fx" = esc ] || [ "$fx" = outlier ] && d="$tmp/$fx"
 	"$VPSBENCH" watch --report --state-dir "$d" --html "$tmp/$fx.html" >/dev/null 2>"$tmp/err"; rc=$?
 	if [ $rc -eq 0 ] && [ -s "$tmp/$fx.html" ] && [ ! -s "$tmp/err" ] && [ ! -e "$tmp/$fx.html.tmp" ]; then
 		t_ok "html_written_$fx"
@@ -165,6 +191,75 @@ sys.exit(1 if fails else 0)
 PY
 if [ $? -eq 0 ]; then t_ok html_structure; else t_fail html_structure "$(tr '\n' ' ' < "$tmp/py" | head -c 800)"; fi
 
+# one outlier must not flatten the series: the axis is clipped, the outlier
+# drawn on the top edge and marked with its value, the other rounds keep a
+# quarter of the plot's height; the fsync regime 50x apart gets a log axis
+python3 - "$tmp" >"$tmp/py" 2>&1 <<'PY'
+import html.parser, os, re, sys
+TOP, BOT = 30.0, 250.0 - 42.0  # HTML_MT, HTML_CH - HTML_MB
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.sec, self.s, self.in_lbl = None, {}, False
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "section" and a.get("class") == "metric":
+            self.sec = a["id"]
+            self.s[self.sec] = {"pts": [], "scale": None, "clip": [], "lbl": ""}
+        s = self.s.get(self.sec)
+        if not s:
+            return
+        if tag == "desc" and "data-scale" in a:
+            s["scale"] = a["data-scale"]
+        if tag == "polyline" and "series" in a.get("class", ""):
+            s["pts"] += [tuple(map(float, p.split(","))) for p in a["points"].split()]
+        if tag == "polygon" and a.get("class") == "clip":
+            s["clip"].append(float(a["data-value"]))
+        self.in_lbl = tag == "text" and a.get("class") == "clip-lbl"
+    def handle_data(self, d):
+        if self.in_lbl:
+            self.s[self.sec]["lbl"] += d
+    def handle_endtag(self, tag):
+        self.in_lbl = False
+fails = []
+def spread(pts):
+    ys = [y for _, y in pts]
+    return (max(ys) - min(ys)) / (BOT - TOP) if ys else 0
+pages = {}
+for name in ("degraded", "outlier"):
+    p = P(); p.feed(open(os.path.join(sys.argv[1], name + ".html"), encoding="utf-8").read())
+    pages[name] = p.s
+rr = pages["outlier"]["randread_p99_us"]
+# the rounds in order, no gap: round 80 is the outlier
+out, rest = rr["pts"][79:80], rr["pts"][:79] + rr["pts"][80:]
+top = [pt for pt in out if abs(pt[1] - TOP) < 0.05]
+print("randread: scale %s, %d points on the top edge, marks %s, label %r, the other %d points span %.0f%% of the plot "
+      "(%.0f%% without the outlier)" % (rr["scale"], len(top), rr["clip"], rr["lbl"], len(rest), 100 * spread(rest),
+                                        100 * spread(pages["degraded"]["randread_p99_us"]["pts"])))
+if rr["scale"] != "clipped" or len(top) != 1 or rr["clip"] != [60000.0]:
+    fails.append("the outlier is not clipped to the top edge and marked")
+if "60000" not in rr["lbl"] or "\u2191" not in rr["lbl"]:
+    fails.append("the clipped figure is not labelled with its value")
+if spread(rest) < 0.25:
+    fails.append("the other rounds span %.1f%% of the plot, want >= 25%%" % (100 * spread(rest)))
+fs = pages["outlier"]["fsync_p99_us"]
+lo = [y for _, y in fs["pts"][:50]]; hi = [y for _, y in fs["pts"][50:]]
+gap = (min(lo) - max(hi)) / (BOT - TOP) if lo and hi else 0
+print("fsync: scale %s, the 50x regimes %.0f%% of the plot apart, the low one %.0f%% above the bottom"
+      % (fs["scale"], 100 * gap, 100 * (BOT - max(lo)) / (BOT - TOP)))
+# linear from 0 would put the low regime 1.2% above the bottom
+if fs["scale"] != "log" or gap < 0.4 or (BOT - max(lo)) / (BOT - TOP) < 0.03:
+    fails.append("fsync 50x apart: not a log axis with both regimes apart")
+for m, s in pages["degraded"].items():
+    if s["scale"] != "linear" or s["clip"]:
+        fails.append("degraded %s: scale %s, %d clipped: want linear" % (m, s["scale"], len(s["clip"])))
+for f in fails:
+    print("FAIL:", f)
+sys.exit(1 if fails else 0)
+PY
+if [ $? -eq 0 ]; then t_ok html_outlier_axis; sed 's/^/  /' "$tmp/py"
+else t_fail html_outlier_axis "$(tr '\n' ' ' < "$tmp/py" | head -c 800)"; fi
+
 if [ -z "$CHROMIUM" ]; then
 	t_skip html_layout "chromium not installed (apt-get install chromium)"
 	t_summary watch_report
@@ -174,10 +269,10 @@ fi
 # box overlaps no other and lies inside its SVG; chart text about the body's size
 layout() { # PAGE WIDTH OUT
 	local prof; prof=$(mktemp -d "$tmp/prof.XXXXXX")
-	python3 - "$1" "$2" tests/helpers/html_layout.js > "$1.layout.html" <<'PY'
+	python3 - "$1" "$2" tests/helpers/html_layout.js tests/helpers/html_align.js > "$1.layout.html" <<'PY'
 import html, sys
 page = open(sys.argv[1], encoding="utf-8").read()
-js = open(sys.argv[3]).read()
+js = open(sys.argv[3]).read() + "\n" + open(sys.argv[4]).read()
 page = page.replace("</body></html>", "<script>" + js + "</script></body></html>")
 print('<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0">'
       '<iframe style="border:0" width="%s" height="3000" srcdoc="%s"></iframe></body></html>'
@@ -188,7 +283,7 @@ PY
 		--user-data-dir="$prof" --window-size=1400,3000 --dump-dom "file://$1.layout.html" \
 		> "$3" 2>/dev/null
 }
-for fx in degraded skipped; do
+for fx in degraded skipped outlier; do
 	for w in 1200 390; do
 		layout "$tmp/$fx.html" $w "$tmp/dom$fx$w"
 		python3 - "$tmp/dom$fx$w" $w > "$tmp/lay$fx$w" 2>&1 <<'PY'
@@ -214,6 +309,22 @@ PY
 		if [ $? -eq 0 ]; then t_ok "html_layout_${fx}_$w" "$(head -1 "$tmp/lay$fx$w")"
 		else t_fail "html_layout_${fx}_$w" "$(tr '\n' ' ' < "$tmp/lay$fx$w" | head -c 700)"; fi
 		head -1 "$tmp/lay$fx$w" | sed 's/^/  /'
+		# every table's header over its column's edge (D7: a left header over right counts)
+		python3 - "$tmp/dom$fx$w" $w > "$tmp/aln$fx$w" 2>&1 <<'PY'
+import html, json, re, sys
+m = re.search(r'<pre id="align-result">(.*?)</pre>', open(sys.argv[1]).read(), re.S)
+assert m, "no alignment result in the dumped DOM"
+r = json.loads(html.unescape(m.group(1)))
+print("width %s: %d tables, %d columns, %d cells measured" % (r["width"], r["tables"], r["columns"], r["cells"]))
+bad = list(r["problems"])
+if r["tables"] < 4 or r["columns"] < 20:
+    bad.append("too little measured")
+for b in bad:
+    print("FAIL:", b)
+sys.exit(1 if bad else 0)
+PY
+		if [ $? -eq 0 ]; then t_ok "html_align_${fx}_$w"; head -1 "$tmp/aln$fx$w" | sed 's/^/  /'
+		else t_fail "html_align_${fx}_$w" "$(tr '\n' ' ' < "$tmp/aln$fx$w" | head -c 1500)"; fi
 	done
 done
 t_summary watch_report

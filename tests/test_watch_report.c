@@ -312,3 +312,84 @@ TH_TEST(watch_text_golden)
 	golden("broken", 0, "watch-broken.txt");
 	golden("flat", 2 * 3600, "watch-flat-since.txt");
 }
+
+/* the y-axis rule of the page (watch_yaxis_pick): one outlier clips, a
+ * regime more than 20x apart goes logarithmic, else linear from 0 */
+TH_TEST(watch_yaxis_rule)
+{
+	double v[40];
+	struct watch_yaxis ax;
+
+	for (int i = 0; i < 40; i++)
+		v[i] = 70 + i % 10; /* 70 .. 79 */
+	watch_yaxis_pick(&ax, v, 40, 74.2);
+	TH_EQ_INT(ax.scale, WY_LINEAR);
+	TH_NEAR(ax.lo, 0, 1e-12);
+	TH_NEAR(ax.hi, 100, 1e-9);
+	TH_EQ_INT(ax.nclipped, 0);
+	TH_NEAR(watch_yaxis_frac(&ax, 75), 0.75, 1e-12);
+	/* one outlier: the 95th percentile (sorted[floor(0.95 * 39)] = 79) x 1.5, rounded up to 200 */
+	v[7] = 60000;
+	watch_yaxis_pick(&ax, v, 40, 74.2);
+	TH_EQ_INT(ax.scale, WY_CLIPPED);
+	TH_NEAR(ax.ref, 79, 1e-9);
+	TH_NEAR(ax.hi, 200, 1e-9);
+	TH_EQ_INT(ax.nclipped, 1);
+	TH_NEAR(ax.clipped_max, 60000, 1e-9);
+	TH_NEAR(watch_yaxis_frac(&ax, 60000), 1.0, 1e-12); /* on the top edge */
+	TH_NEAR(watch_yaxis_frac(&ax, 79), 79.0 / 200, 1e-12);
+	/* exactly 3x the reference is not an outlier; just above is */
+	v[7] = 3 * 79;
+	watch_yaxis_pick(&ax, v, 40, NAN);
+	TH_EQ_INT(ax.scale, WY_LINEAR);
+	TH_NEAR(ax.hi, 250, 1e-9);
+	v[7] = 3 * 79 + 0.1;
+	watch_yaxis_pick(&ax, v, 40, NAN);
+	TH_EQ_INT(ax.scale, WY_CLIPPED);
+	/* a baseline above the 95th percentile is the reference (a rate's baseline) */
+	v[7] = 1000;
+	watch_yaxis_pick(&ax, v, 40, 300);
+	TH_EQ_INT(ax.scale, WY_CLIPPED);
+	TH_NEAR(ax.ref, 300, 1e-9);
+	TH_NEAR(ax.hi, 500, 1e-9);
+	/* half the rounds 50x worse: no outlier but a regime, logarithmic on 1-2-5 ends */
+	for (int i = 20; i < 40; i++)
+		v[i] = 50 * (70 + i % 10);
+	watch_yaxis_pick(&ax, v, 40, 74.2);
+	TH_EQ_INT(ax.scale, WY_LOG);
+	TH_NEAR(ax.lo, 50, 1e-9);
+	TH_NEAR(ax.hi, 5000, 1e-9);
+	TH_NEAR(watch_yaxis_frac(&ax, 500), 0.5, 1e-12);
+	/* a zero figure: no log axis */
+	v[0] = 0;
+	watch_yaxis_pick(&ax, v, 40, NAN);
+	TH_EQ_INT(ax.scale, WY_LINEAR);
+	/* unknown figures are left out; none at all: the baseline's axis */
+	for (int i = 0; i < 40; i++)
+		v[i] = NAN;
+	watch_yaxis_pick(&ax, v, 40, 74.2);
+	TH_EQ_INT(ax.scale, WY_LINEAR);
+	TH_NEAR(ax.hi, 100, 1e-9);
+	TH_CHECK(isnan(ax.ref));
+}
+
+/* one ratio direction in every wording: worse is bigger, a rate inverted */
+TH_TEST(watch_ratio_words)
+{
+	char b[96];
+
+	watch_fmt_vs(b, sizeof(b), WM_PRIME_EPS, 2000, 4000);
+	TH_EQ_STR(b, "2.00x worse than baseline");
+	watch_fmt_vs(b, sizeof(b), WM_PRIME_EPS, 5000, 4000);
+	TH_EQ_STR(b, "0.80x worse than baseline (better)");
+	watch_fmt_vs(b, sizeof(b), WM_RANDREAD_P99, 390, 74.2);
+	TH_EQ_STR(b, "5.26x worse than baseline");
+	watch_fmt_vs(b, sizeof(b), WM_DRAM_NS, 190.5, 190);
+	TH_EQ_STR(b, "1.00x worse than baseline (as the baseline)");
+	watch_fmt_vs(b, sizeof(b), WM_DRAM_NS, 190, NAN);
+	TH_EQ_STR(b, "baseline unknown");
+	watch_fmt_times(b, sizeof(b), 5.26, 1);
+	TH_EQ_STR(b, "5.26\xc3\x97");
+	watch_fmt_worse(b, sizeof(b), NAN, 1);
+	TH_EQ_STR(b, "unknown");
+}

@@ -46,7 +46,9 @@ static const char css[] =
 	"border-radius:8px;padding:10px;margin:10px 0}"
 	".scroll{overflow-x:auto}table{border-collapse:collapse;width:100%}"
 	"th,td{text-align:left;padding:4px 6px;border-bottom:1px solid var(--line);vertical-align:top}"
-	"td.n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}"
+	"td.n{white-space:nowrap;font-variant-numeric:tabular-nums}"
+	/* a figure's header sits on its column's right edge, as the figures do */
+	"th.n,td.n{text-align:right}"
 	"th{color:var(--mute);font-weight:600}"
 	".t0{color:var(--bad);font-weight:600}.t1{color:var(--mid);font-weight:600}"
 	".t2{color:var(--ok);font-weight:600}"
@@ -428,8 +430,10 @@ static void html_rand(FILE *f, const struct bench_report *rep)
 			fputs("</div>\n", f);
 			continue;
 		}
-		fputs("<div class=\"scroll\"><table><tr><th></th><th>IOPS</th><th>bandwidth</th>"
-		      "<th>p50</th><th>p99</th><th>p99.9</th><th>max</th></tr>\n", f);
+		/* th.n: a figure's header on its column's right edge, as the figures */
+		fputs("<div class=\"scroll\"><table><tr><th></th><th class=\"n\">IOPS</th>"
+		      "<th class=\"n\">bandwidth</th><th class=\"n\">p50</th><th class=\"n\">p99</th>"
+		      "<th class=\"n\">p99.9</th><th class=\"n\">max</th></tr>\n", f);
 		if (p->dir_res[RD].present)
 			dir_row(f, &p->dir_res[RD], "read");
 		if (p->dir_res[WR].present)
@@ -862,7 +866,7 @@ static void html_grades(FILE *f, const struct bench_report *rep)
 	if (!g->graded)
 		return;
 	fputs("<section id=\"grades\"><h2>Grades</h2>\n<div class=\"scroll\"><table>"
-	      "<tr><th>metric</th><th>value (± 95% interval)</th><th>grade (tier 1 = worst)</th>"
+	      "<tr><th>metric</th><th class=\"n\">value (± 95% interval)</th><th>grade (tier 1 = worst)</th>"
 	      "<th>meaning</th></tr>\n", f);
 	for (unsigned i = 0; i < g->n; i++) {
 		const struct grade *x = &g->g[i];

@@ -310,7 +310,8 @@ void html_cache(FILE *f, const struct bench_report *rep)
 	burst_row(f, "Sequential write 1M", &r->seq);
 	burst_row(f, "Random write 4k", &r->rnd);
 	fputs("</table></div>\n<div class=\"scroll\"><table class=\"cliff\">\n", f);
-	fputs("<tr><th>Working set</th><th>qd32 IOPS</th><th>qd1 p50</th><th>qd1 p99</th><th></th></tr>\n", f);
+	fputs("<tr><th>Working set</th><th class=\"n\">qd32 IOPS</th><th class=\"n\">qd1 p50</th>"
+	      "<th class=\"n\">qd1 p99</th><th></th></tr>\n", f);
 	for (unsigned i = 0; i < r->npoints; i++) {
 		const struct cache_point *p = &r->points[i];
 		char sz[24], p50[48], p99[48];

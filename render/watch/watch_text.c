@@ -118,16 +118,16 @@ static void headline(FILE *f, const struct watch_hist *h)
 		for (unsigned k = 0; k < s->nspans && k < WATCH_MAX_SPANS; k++)
 			if (!(s->span[k].worst_ratio <= worst))
 				worst = s->span[k].worst_ratio;
-		watch_fmt_ratio(r, sizeof(r), worst);
-		fprintf(f, "%s%s %s in %u span%s (ratio up to %s)", any ? "; " : "", watch_metrics[m].label, d,
+		watch_fmt_times(r, sizeof(r), worst, 0);
+		fprintf(f, "%s%s %s in %u span%s (up to %s worse than baseline)", any ? "; " : "", watch_metrics[m].label, d,
 			s->nspans, s->nspans == 1 ? "" : "s", r);
 		any = true;
 	}
 	if (!any)
 		fputs("none flagged by the watcher", f);
 	fputc('\n', f);
-	fputs("            (ratio: times worse than the baseline; latency = figure/baseline, "
-	      "rate = baseline/figure; 1.00 = as the baseline)\n", f);
+	fputs("            (every ratio here reads \"x worse than baseline\", worse is bigger: latency = "
+	      "figure/baseline, rate = baseline/figure; 1.00x = as the baseline, under 1.00x = better)\n", f);
 }
 
 static void spans(FILE *f, const struct watch_hist *h, enum watch_metric m)
@@ -152,9 +152,9 @@ static void spans(FILE *f, const struct watch_hist *h, enum watch_metric m)
 		watch_fmt_time(a, sizeof(a), sp->from, 0);
 		watch_fmt_time(b, sizeof(b), sp->to, 0);
 		watch_fmt_dur(d, sizeof(d), sp->to - sp->from);
-		watch_fmt_ratio(r, sizeof(r), sp->worst_ratio);
+		watch_fmt_times(r, sizeof(r), sp->worst_ratio, 0);
 		watch_fmt_unit(w, sizeof(w), m, sp->worst_value, 0);
-		fprintf(f, "    %s to %s UTC (%s%s): %u round%s, worst %s, ratio %s\n", a, b, d,
+		fprintf(f, "    %s to %s UTC (%s%s): %u round%s, worst %s, %s worse than baseline\n", a, b, d,
 			sp->ongoing ? ", still degraded at the end" : sp->cleared ? "" : ", end unknown",
 			(unsigned)(sp->last - sp->first + 1), sp->last == sp->first ? "" : "s", w, r);
 	}
@@ -175,22 +175,24 @@ static void hours(FILE *f, const struct watch_hist *h, enum watch_metric m)
 	/* hours no worse than the baseline are no evidence: one line says so */
 	if (s->top[0].ratio <= 1.0) {
 		watch_fmt_time(t, sizeof(t), s->top[0].start, 0);
-		watch_fmt_ratio(r, sizeof(r), s->top[0].ratio);
-		fprintf(f, "  worst hours: none worse than the baseline (the worst, %s UTC, ratio %s)\n", t, r);
+		watch_fmt_times(r, sizeof(r), s->top[0].ratio, 0);
+		fprintf(f, "  worst hours: none worse than the baseline (the worst, %s UTC: %s worse than "
+			"baseline)\n", t, r);
 		return;
 	}
-	fprintf(f, "  worst hours (UTC; the hour's median, its ratio, steal mean/max, wake-up p99/max):\n");
+	fprintf(f, "  worst hours (UTC; the hour's median, x worse than baseline, steal mean/max, "
+		"wake-up p99/max):\n");
 	for (unsigned k = 0; k < s->ntop; k++) {
 		const struct watch_hour *hr = &s->top[k];
 
 		watch_fmt_time(t, sizeof(t), hr->start, 0);
 		watch_fmt_unit(v, sizeof(v), m, hr->median, 0);
-		watch_fmt_ratio(r, sizeof(r), hr->ratio);
+		watch_fmt_times(r, sizeof(r), hr->ratio, 0);
 		watch_fmt_val(st, sizeof(st), hr->steal_pct);
 		watch_fmt_val(sm, sizeof(sm), hr->steal_max_pct);
 		watch_fmt_unit(wp, sizeof(wp), WM_WAKEUP_P99, hr->wakeup_p99_us, 0);
 		watch_fmt_unit(wm, sizeof(wm), WM_WAKEUP_P99, hr->wakeup_max_us, 0);
-		fprintf(f, "    %s  %s  ratio %s  steal %s%s/%s%s  wake-up %s/%s  (%u round%s)\n", t, v, r,
+		fprintf(f, "    %s  %s  %s worse  steal %s%s/%s%s  wake-up %s/%s  (%u round%s)\n", t, v, r,
 			st, isfinite(hr->steal_pct) ? "%" : "", sm, isfinite(hr->steal_max_pct) ? "%" : "", wp, wm,
 			hr->rounds, hr->rounds == 1 ? "" : "s");
 	}
