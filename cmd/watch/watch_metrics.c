@@ -255,9 +255,9 @@ static void host_families(FILE *f, const struct watch_state *s)
 	gauge(f, "psi_io_some_ratio", "share of the latest interval some task stalled on I/O (PSI), 0..1",
 	      r->d.psi_io_pct, 0.01);
 	if (r->wake.samples > 0) {
-		gauge(f, "wakeup_delay_p99_seconds", "lateness of a 1 ms sleep, p99 over the latest interval",
+		gauge(f, "wakeup_delay_p99_seconds", "99th percentile of how late the sampler thread woke from its 100 ms absolute CLOCK_MONOTONIC timer (woken minus due), over the wake-ups since the previous round; paused while probes run",
 		      r->wake.p99_us, 1e-6);
-		gauge(f, "wakeup_delay_max_seconds", "lateness of a 1 ms sleep, max over the latest interval",
+		gauge(f, "wakeup_delay_max_seconds", "largest lateness of the sampler thread's wake-ups from its 100 ms absolute CLOCK_MONOTONIC timer (woken minus due) since the previous round; paused while probes run",
 		      r->wake.max_us, 1e-6);
 	}
 }
