@@ -320,7 +320,8 @@ if one_line_exit_1 x "--state-dir $sd is in use by pid $holder\$" "$out" $rc && 
 else
 	t_fail second_watcher_refused "rc=$rc $out lock=$(cat "$sd/lock")"
 fi
-# --report reads a state directory in use (it does not take the lock)
+# --report reads a state directory in use (it does not take the lock), once it has a round
+for _ in $(seq 300); do [ -s "$sd/history.jsonl" ] && break; sleep 0.2; done
 "$VPSBENCH" watch --report --state-dir "$sd" >/dev/null 2>"$tmp/report-held.err" && t_ok report_beside_running_watcher \
 	|| t_fail report_beside_running_watcher "$(cat "$tmp/report-held.err")"
 # root: an unwritable --dir is bad input found before the state directory is made and before

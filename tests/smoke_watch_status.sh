@@ -43,6 +43,7 @@ one_line_exit1 bad_missing_dir "$tmp/nope: No such file or directory" --status -
 one_line_exit1 bad_json_alone "--json goes with --status" --json --state-dir "$tmp/empty"
 one_line_exit1 bad_with_report "--status and --report" --status --report --state-dir "$tmp/empty"
 one_line_exit1 bad_daemon_option "--every does not go with --status" --status --every 1s --state-dir "$tmp/empty"
+one_line_exit1 bad_rebaseline_option "--rebaseline does not go with --status" --status --rebaseline --state-dir "$tmp/empty"
 
 # the recorded history at a fixed now (VPSBENCH_WATCH_NOW): the unit test's goldens, through the CLI
 for fmt in txt json; do
@@ -97,7 +98,16 @@ for p, k in fig.items():
         row = [l for l in txt.splitlines() if l.startswith(p + " ")]
         need(row and row[0].split()[1] == "ok" and ("%.1f" % v if v < 10000 else "%.0f" % v) in row[0],
              "%s text row %r" % (p, row))
-need(js["metrics"]["randread_p99_us"]["baseline"]["from"] == "baseline.json", "randread baseline from")
+# the watcher keeps its drift baselines in drift_baseline.json: --status reads them from there
+import os
+dbp = os.path.join(os.path.dirname(sys.argv[1]), "drift_baseline.json")
+rb = js["metrics"]["randread_p99_us"]["baseline"]
+if os.path.exists(dbp):
+    db = json.load(open(dbp))["metrics"]["randread_p99_us"]
+    need(rb["from"] == "drift_baseline.json" and rb["source"] == db["source"] and
+         rb["value"] == db["value"], "randread baseline %r != drift_baseline.json %r" % (rb, db))
+else:
+    need(rb["from"] == "baseline.json", "randread baseline from %r" % rb)
 need(js["last_24h"]["rounds"] == len(lines), "24 h rounds")
 print("; ".join(bad) if bad else "ok")
 EOF

@@ -219,6 +219,8 @@ int watch_opts_parse(int argc, char **argv, struct watch_opts *o)
 			o->report = true;
 		} else if (!strcmp(a, "--rebaseline")) {
 			o->rebaseline = true;
+			if (!daemon_opt)
+				daemon_opt = a;
 		} else if (!strcmp(a, "--baseline")) {
 			o->baseline = v;
 		} else if (!strcmp(a, "--state-dir")) {
