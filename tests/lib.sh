@@ -142,3 +142,9 @@ t_promtool_metrics() {
 	if out=$(promtool check metrics < "$2" 2>&1); then t_ok "$1"; else
 		t_fail "$1" "$(echo "$out" | head -5 | tr '\n' ' ')"; fi
 }
+# t_load_note: one "# load ..." line with the machine's load and whether
+# stress-ng runs beside the test (the watch tests must hold either way, and
+# say which they ran under)
+t_load_note() {
+	echo "# load $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs$(pgrep -x stress-ng > /dev/null && echo ', stress-ng running beside this test')"
+}

@@ -4,6 +4,7 @@
 # hardening; the Prometheus rules pass `promtool check rules` and their test
 # cases `promtool test rules`. Each part skips when its tool is missing.
 . tests/lib.sh
+t_load_note
 tmp=$(t_tmpdir); trap 'rm -rf "$tmp"' EXIT
 UNIT=contrib/systemd/vpsbench-watch.service
 RULES=contrib/prometheus/vpsbench-watch.rules.yml

@@ -15,6 +15,7 @@
 # temporary directories, on 127.0.0.1 only. SOAK_ROUNDS sets the soak's rounds
 # between its two readings of RSS and fds (default 150, at least 100).
 . tests/lib.sh
+t_load_note
 tmp=$(t_tmpdir)
 pids=()
 cleanup() {

@@ -20,6 +20,7 @@
 # is a skip naming those values; a gauge that disagrees with its history is a
 # failure. Skips cleanly without root, cgroup v1 blkio/cpu, or a loop device.
 . tests/lib.sh
+t_load_note
 tmp=$(t_tmpdir)
 cg_blk=; cg_cpu=; loopdev=; mnt=; W=; WB=; WC=; busy=(); shm=
 cleanup() {

@@ -12,6 +12,7 @@
 # and the cgroup go after (tests/run-all.sh fails the suite on leftovers).
 # Root only (loop device, mount, cgroup); skips cleanly otherwise.
 . tests/lib.sh
+t_load_note
 name=smoke_watch_hung
 if ! t_is_root; then t_skip hung_disk_fails_probe "needs root"; t_summary $name; exit; fi
 blk=/sys/fs/cgroup/blkio

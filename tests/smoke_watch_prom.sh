@@ -10,6 +10,7 @@
 # Prometheus: a watcher whose rounds after the first are all skipped (budget)
 # stops advancing last_success, turns probe_stale to 1 and counts the skips.
 . tests/lib.sh
+t_load_note
 tmp=$(t_tmpdir)
 pids=()
 cleanup() {

@@ -10,6 +10,7 @@
 # line, exit 1. Prints the machine's load at its start (it is meant to
 # hold beside stress-ng --cpu 2).
 . tests/lib.sh
+t_load_note
 tmp=$(t_tmpdir)
 pids=()
 cleanup() {
