@@ -65,7 +65,7 @@ while kill -0 $wp 2>/dev/null; do
 	sleep 0.02
 done
 wait $wp; rc=$?
-[ $rc -eq 0 ] && t_ok "watcher with two --dir: 3 rounds, exit 0" || t_fail watcher "rc=$rc $(tail -3 "$tmp/w.err")"
+[ $rc -eq 0 ] && t_ok "watcher with two --dir: 3 rounds, exit 0 (load $(cut -d" " -f1 /proc/loadavg))" || t_fail watcher "rc=$rc $(tail -3 "$tmp/w.err")"
 if [ -n "$fds1" ] && [ -n "$fds2" ]; then
 	t_ok "each --dir held its own open, unlinked probe file while running ($fds1 and $fds2 fds)"
 else
@@ -161,6 +161,16 @@ if [ -n "$W" ]; then
 	fi
 else
 	t_skip metrics "needs curl and libmicrohttpd"
+fi
+
+# a restart reads the lines with "disks" back (drift state, seq) and goes on
+"$VPSBENCH" watch --state-dir "$sd" --dir "$d1" --dir "$d2" --baseline $BASE --listen none \
+	--every 200ms --window 2 --rounds 1 "${FAST[@]}" 2>"$tmp/w2.err"; rc=$?
+seq4=$(tail -n 1 "$sd/history.jsonl" | python3 -c 'import json,sys; h=json.load(sys.stdin); print(h["seq"], len(h["disks"]))' 2>/dev/null)
+if [ $rc -eq 0 ] && [ "$seq4" = "4 1" ] && grep -q "drift state restored" "$tmp/w2.err"; then
+	t_ok "a restart restores the drift state from lines with disks and writes seq 4 with both dirs"
+else
+	t_fail restart "rc=$rc last line seq/disks '$seq4' $(tail -3 "$tmp/w2.err")"
 fi
 
 # the readers take lines with "disks"
