@@ -864,13 +864,21 @@ int watch_main(int argc, char **argv)
 	watch_loop(&w, seq);
 	rc = 0;
 out:
-	/* a disk thread stuck in the kernel keeps its probes' buffers: the exit takes them */
-	for (unsigned d = 0; d < workers; d++)
-		if (!watch_probe_worker_stop(&w.worker[d], WORKER_EXIT_WAIT_NS)) {
+	/* a disk thread stuck in the kernel keeps its probes' buffers: the exit takes them;
+	 * one wait for all of them, so several hung disks do not add up past SIGTERM's 2 s */
+	{
+		uint64_t end = mono_ns() + WORKER_EXIT_WAIT_NS;
+
+		for (unsigned d = 0; d < workers; d++) {
+			uint64_t now = mono_ns();
+
+			if (watch_probe_worker_stop(&w.worker[d], end > now ? end - now : 0))
+				continue;
 			fprintf(stderr, "vpsbench: watch: the disk probe thread of %s is still in a "
 				"disk call: leaving it to the exit\n", w.disk_dir[d]);
 			w.disk_dir[d] = NULL; /* not closed below */
 		}
+	}
 	if (sampler)
 		watch_sampler_stop(&w.sampler);
 	if (http_bound)
