@@ -339,7 +339,7 @@ static void run_probes(struct watcher *w, struct watch_round *r)
 	uint64_t half = w->o.probe_ns / 2, t;
 
 	/* each directory's disk probes on its disk thread, in turn, each waited for until
-	 * --probe-timeout; a directory not reached (stopped) keeps the "stopped" skip */
+	 * --probe-timeout (a round a signal cut short is not written) */
 	for (unsigned d = 0; d < w->ndisks && !stop_flag; d++) {
 		struct watch_probe_result *slot = disk_slot(r, d);
 

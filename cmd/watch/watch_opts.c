@@ -64,6 +64,8 @@ void watch_opts_help(FILE *f)
 	      "in Prometheus's default port allocations list; loopback only unless --listen says so.\n", f);
 }
 
+_Static_assert(WATCH_MAX_DIRS == 8, "--help and the --dir message say at most 8");
+
 static unsigned usable_cpus(void)
 {
 	cpu_set_t set;
