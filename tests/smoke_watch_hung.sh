@@ -8,7 +8,9 @@
 # probe fails "timed out after 0.3 s" (--probe-timeout 300ms), the rounds go
 # on (one history line each, prime and DRAM still ok), a later round's disk
 # probes are skipped "hung" (the disk thread still in its call) or failed,
-# and SIGTERM still ends the watcher within 2 s. The mount, the loop device
+# and SIGTERM still ends the watcher within 2 s. A second --dir on the
+# test's temporary filesystem (not throttled: another device) goes on
+# probing ok meanwhile: one hung disk does not hold another's probes. The mount, the loop device
 # and the cgroup go after (tests/run-all.sh fails the suite on leftovers).
 # Root only (loop device, mount, cgroup); skips cleanly otherwise.
 . tests/lib.sh
@@ -34,7 +36,7 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
-mkdir "$mnt" "$base/sd"
+mkdir "$mnt" "$base/sd" "$base/d2"
 truncate -s 160M "$base/img" && loop=$(losetup -f --show "$base/img" 2>/dev/null) || loop=""
 if [ -z "$loop" ] || ! mkfs.ext4 -q -F "$loop" >/dev/null 2>&1 || ! mount "$loop" "$mnt"; then
 	t_skip hung_disk_fails_probe "no loop device / ext4 mount"; t_summary $name; exit
@@ -49,7 +51,7 @@ side=""; S=""
 lines() { local n=0; [ -e "$base/sd/history.jsonl" ] && n=$(wc -l < "$base/sd/history.jsonl"); echo "$n"; }
 
 "$VPSBENCH" watch --state-dir "$base/sd" --dir "$mnt" --baseline tests/fixtures/watch/baseline.json \
-	--every 200ms --probe-time 50ms --probe-timeout 300ms --listen none \
+	--dir "$base/d2" --every 200ms --probe-time 50ms --probe-timeout 300ms --listen none \
 	--budget 100 --max-load 100000 --max-cpu 100 --max-psi 100 2>"$base/err" &
 W=$!
 for _ in $(seq 600); do [ "$(lines)" -ge 2 ] && break; kill -0 $W 2>/dev/null || break; sleep 0.1; done
@@ -93,10 +95,14 @@ for i, r in enumerate(after):
         elif (s == "skipped" and why.startswith("hung: the ")) or s == "failed":
             hung_or_failed += 1
             next_round_hung += k == "randread" and s == "skipped"
+# the second --dir, on another device, is not held by the first's stuck thread
+other = [(r["seq"], k, r["disks"][0][k]["status"], r["disks"][0][k]["reason"])
+         for r in after for k in ("randread", "fsync") if r["disks"][0][k]["status"] != "ok"]
+assert not other, ("the second --dir's probes not ok while the first hung", other)
 assert timed_out >= 1, "no disk probe timed out"
 assert hung_or_failed >= 1, "no later disk probe skipped hung or failed"
 print("%d rounds throttled: %d disk probes timed out, %d skipped hung or failed (%d rounds began "
-      "with the disk thread still stuck); e.g. %r" % (
+      "with the disk thread still stuck), the second --dir's all ok; e.g. %r" % (
     len(after), timed_out, hung_or_failed, next_round_hung,
     next((r["probes"][k]["reason"] for r in after for k in ("randread", "fsync")
           if (r["probes"][k]["reason"] or "").startswith("hung")), None)))

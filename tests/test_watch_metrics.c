@@ -295,3 +295,53 @@ TH_TEST(watch_metrics_baseline_by_unit)
 	TH_CHECK(!strstr(b, "degraded{metric=\"dram\""));
 	free(b);
 }
+
+/* each family's TYPE line once: a second --dir's series join its family, not a copy of it */
+static int type_lines(const char *b, const char *name)
+{
+	char want[128];
+	int n = 0;
+
+	snprintf(want, sizeof(want), "# TYPE vpsbench_watch_%s ", name);
+	for (const char *p = b; (p = strstr(p, want)); p++)
+		n++;
+	return n;
+}
+
+TH_TEST(watch_metrics_second_dir_own_series)
+{
+	struct watch_state s;
+	struct watch_drift d;
+	struct watch_round r;
+	char *b;
+
+	state(&s, &d);
+	s.nextra = 1;
+	s.xdir[0] = "/mnt/b";
+	ok_round(&r, 1000100);
+	r.nextra = 1;
+	r.extra[0].dir = "/mnt/b";
+	r.extra[0].probe[WP_RANDREAD].p99_us = mdbl_of(900);
+	r.extra[0].probe[WP_RANDREAD].iops = mdbl_of(3000);
+	r.extra[0].probe[WP_FSYNC].status = WS_SKIPPED;
+	r.extra[0].probe[WP_FSYNC].skip = WR_HUNG;
+	watch_state_add(&s, &r);
+	b = render(&s);
+	/* the first directory's figures stay its own */
+	TH_LINE(b, "vpsbench_watch_randread_latency_p99_seconds{dir=\"/srv/da\\\"ta\"} 0.00025");
+	TH_LINE(b, "vpsbench_watch_randread_latency_p99_seconds{dir=\"/mnt/b\"} 0.0009");
+	TH_LINE(b, "vpsbench_watch_randread_iops{dir=\"/mnt/b\"} 3000");
+	TH_LINE(b, "vpsbench_watch_probe_runs_total{probe=\"randread\",dir=\"/mnt/b\",result=\"ok\"} 1");
+	TH_LINE(b, "vpsbench_watch_probe_runs_total{probe=\"fsync\",dir=\"/mnt/b\",result=\"skipped\"} 1");
+	TH_LINE(b, "vpsbench_watch_probe_runs_total{probe=\"fsync\",dir=\"/srv/da\\\"ta\",result=\"ok\"} 1");
+	TH_LINE(b, "vpsbench_watch_probe_skipped_total{probe=\"fsync\",dir=\"/mnt/b\",reason=\"hung\"} 1");
+	TH_LINE(b, "vpsbench_watch_probe_last_success_timestamp_seconds{probe=\"randread\",dir=\"/mnt/b\"} 1000100");
+	TH_LINE(b, "vpsbench_watch_probe_stale{probe=\"fsync\",dir=\"/mnt/b\"} 0");
+	/* no fsync figure for the skipped one, and prime/DRAM once, with no dir */
+	TH_CHECK(!strstr(b, "fsync_latency_p99_seconds{dir=\"/mnt/b\"}"));
+	TH_CHECK(!strstr(b, "probe=\"prime\",dir="));
+	TH_EQ_INT(type_lines(b, "randread_latency_p99_seconds"), 1);
+	TH_EQ_INT(type_lines(b, "probe_runs_total"), 1);
+	TH_EQ_INT(type_lines(b, "probe_stale"), 1);
+	free(b);
+}

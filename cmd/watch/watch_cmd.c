@@ -163,7 +163,8 @@ static int write_check(const char *opt, const char *dir, char *err, size_t errle
 	return 0;
 }
 
-static int check_dir(const char *opt, const char *path, char *err, size_t errlen)
+static int check_dir(const char *opt, const char *path, struct stat *out, char *err,
+		     size_t errlen)
 {
 	struct stat st;
 
@@ -175,7 +176,27 @@ static int check_dir(const char *opt, const char *path, char *err, size_t errlen
 		snprintf(err, errlen, "%s %s: not a directory", opt, path);
 		return -1;
 	}
+	if (out)
+		*out = st;
 	return write_check(opt, path, err, errlen);
+}
+
+/* Every --dir a writable directory, none the same directory as another under a second name. */
+static int check_dirs(const struct watch_opts *o, char *err, size_t errlen)
+{
+	struct stat st[WATCH_MAX_DIRS];
+
+	for (unsigned i = 0; i < o->ndirs; i++) {
+		if (check_dir("--dir", o->dirs[i], &st[i], err, errlen) < 0)
+			return -1;
+		for (unsigned k = 0; k < i; k++)
+			if (st[k].st_dev == st[i].st_dev && st[k].st_ino == st[i].st_ino) {
+				snprintf(err, errlen, "--dir %s: the same directory as --dir %s",
+					 o->dirs[i], o->dirs[k]);
+				return -1;
+			}
+	}
+	return 0;
 }
 
 /* Removes what make_dirs created: the deepest first, up to the first it made (empty ones only). */
@@ -205,8 +226,12 @@ struct watcher {
 	struct watch_history hist;
 	struct watch_http http;
 	struct watch_sampler sampler;
-	struct watch_probes probes;
-	struct watch_probe_worker worker;
+	/* one probe file and disk thread per --dir ([0]: the first, or the state dir), so a
+	 * hung disk does not hold another's probes */
+	unsigned ndisks;
+	struct watch_probes probes[WATCH_MAX_DIRS];
+	struct watch_probe_worker worker[WATCH_MAX_DIRS];
+	const char *disk_dir[WATCH_MAX_DIRS];
 	struct watch_drift drift;
 	struct watch_state state;
 	struct watch_snap snap[2];
@@ -276,14 +301,27 @@ static double jitter(uint64_t *s)
 	return ((double)((x * 0x2545F4914F6CDD1DULL) >> 11) / 9007199254740992.0 - 0.5) * 0.2;
 }
 
+static void skip_one(struct watch_probe_result *p, enum watch_skip_reason kind, const char *reason)
+{
+	memset(p, 0, sizeof(*p));
+	p->status = WS_SKIPPED;
+	p->skip = kind;
+	snprintf(p->reason, sizeof(p->reason), "%s", reason);
+}
+
 static void skip_all(struct watch_round *r, enum watch_skip_reason kind, const char *reason)
 {
-	for (int i = 0; i < WP_COUNT; i++) {
-		memset(&r->probe[i], 0, sizeof(r->probe[i]));
-		r->probe[i].status = WS_SKIPPED;
-		r->probe[i].skip = kind;
-		snprintf(r->probe[i].reason, sizeof(r->probe[i].reason), "%s", reason);
-	}
+	for (int i = 0; i < WP_COUNT; i++)
+		skip_one(&r->probe[i], kind, reason);
+	for (unsigned x = 0; x < r->nextra; x++)
+		for (int i = 0; i < WP_DISK_COUNT; i++)
+			skip_one(&r->extra[x].probe[i], kind, reason);
+}
+
+/* the round's slots for directory d's disk probes: the first's are r->probe[] */
+static struct watch_probe_result *disk_slot(struct watch_round *r, unsigned d)
+{
+	return d == 0 ? r->probe : r->extra[d - 1].probe;
 }
 
 /* p's duration_s: from t0 to now when it ran; returns now (the next probe's t0) */
@@ -300,13 +338,18 @@ static void run_probes(struct watcher *w, struct watch_round *r)
 {
 	uint64_t half = w->o.probe_ns / 2, t;
 
-	/* the disk probes on the disk thread, each waited for until --probe-timeout */
-	watch_probe_worker_run(&w->worker, WP_RANDREAD, w->o.probe_ns, w->o.probe_timeout_ns,
-			       stop_pipe[0], &r->probe[WP_RANDREAD]);
-	if (!stop_flag)
-		watch_probe_worker_run(&w->worker, WP_FSYNC, half, w->o.probe_timeout_ns,
-				       stop_pipe[0], &r->probe[WP_FSYNC]);
-	t = mono_ns(); /* the worker timed the disk probes itself */
+	/* each directory's disk probes on its disk thread, in turn, each waited for until
+	 * --probe-timeout (a round a signal cut short is not written) */
+	for (unsigned d = 0; d < w->ndisks && !stop_flag; d++) {
+		struct watch_probe_result *slot = disk_slot(r, d);
+
+		watch_probe_worker_run(&w->worker[d], WP_RANDREAD, w->o.probe_ns,
+				       w->o.probe_timeout_ns, stop_pipe[0], &slot[WP_RANDREAD]);
+		if (!stop_flag)
+			watch_probe_worker_run(&w->worker[d], WP_FSYNC, half, w->o.probe_timeout_ns,
+					       stop_pipe[0], &slot[WP_FSYNC]);
+	}
+	t = mono_ns(); /* the workers timed the disk probes themselves */
 	if (!stop_flag)
 		watch_probe_prime(&stop_flag, half, &r->probe[WP_PRIME]);
 	t = took(&r->probe[WP_PRIME], t);
@@ -397,6 +440,9 @@ static void watch_loop(struct watcher *w, uint64_t seq)
 		    !sleep_until(w, since_ns + GATE_MIN_WINDOW_NS))
 			break;
 		memset(&r, 0, sizeof(r));
+		r.nextra = w->ndisks - 1;
+		for (unsigned x = 0; x < r.nextra; x++)
+			r.extra[x].dir = w->disk_dir[x + 1];
 		t0 = mono_ns();
 		{
 			struct timespec rt;
@@ -685,7 +731,8 @@ int watch_main(int argc, char **argv)
 	struct watch_drift_fig fig[WBF_N];
 	struct watch_lock lock = { .fd = -1 };
 	char err[PATH_MAX + 512];
-	bool http_bound = false, sampler = false, probes = false, hist = false, worker = false;
+	bool http_bound = false, sampler = false, hist = false;
+	unsigned probes = 0, workers = 0; /* how many of w.probes[] are open, w.worker[] started */
 	size_t made = 0;
 	uint64_t seq;
 	int rc;
@@ -709,13 +756,13 @@ int watch_main(int argc, char **argv)
 	rc = 1;
 	if (check_baseline(&w))
 		return 1;
-	if ((w.o.dir && check_dir("--dir", w.o.dir, err, sizeof(err)) < 0) ||
+	if (check_dirs(&w.o, err, sizeof(err)) < 0 ||
 	    (w.o.prom_file && check_prom_dir(w.o.prom_file, err, sizeof(err)) < 0)) {
 		fprintf(stderr, "vpsbench: watch: %s\n", err);
 		return 1;
 	}
 	if (make_dirs(w.o.state_dir, &made, err, sizeof(err)) < 0 ||
-	    check_dir("--state-dir", w.o.state_dir, err, sizeof(err)) < 0) {
+	    check_dir("--state-dir", w.o.state_dir, NULL, err, sizeof(err)) < 0) {
 		fprintf(stderr, "vpsbench: watch: %s\n", err);
 		remove_made(w.o.state_dir, made);
 		return 1;
@@ -778,25 +825,33 @@ int watch_main(int argc, char **argv)
 	say_baselines(&w.drift, w.o.window);
 	save_baselines(&w);
 	restore_drift(&w);
-	if (watch_probes_open(&w.probes, w.o.dir ? w.o.dir : w.o.state_dir, &stop_flag, err,
-			      sizeof(err)) < 0) {
-		if (stop_flag)
-			rc = 0;
-		else
-			fprintf(stderr, "vpsbench: watch: %s\n", err);
-		goto out;
-	}
-	probes = true;
+	w.ndisks = w.o.ndirs ? w.o.ndirs : 1;
+	for (unsigned d = 0; d < w.ndisks; d++)
+		w.disk_dir[d] = w.o.ndirs ? w.o.dirs[d] : w.o.state_dir;
+	/* every directory's probe file over the same region (randread_region sized it) */
+	for (; probes < w.ndisks; probes++)
+		if (watch_probes_open(&w.probes[probes], w.disk_dir[probes], &stop_flag, err,
+				      sizeof(err)) < 0) {
+			if (stop_flag)
+				rc = 0;
+			else
+				fprintf(stderr, "vpsbench: watch: %s\n", err);
+			goto out;
+		}
 	mask_signals(true);
-	if (watch_probe_worker_start(&w.worker, &w.probes, err, sizeof(err)) == 0)
-		worker = true;
+	for (; workers < w.ndisks; workers++)
+		if (watch_probe_worker_start(&w.worker[workers], &w.probes[workers], err,
+					     sizeof(err)) < 0)
+			break;
 	mask_signals(false);
-	if (!worker) {
+	if (workers < w.ndisks) {
 		fprintf(stderr, "vpsbench: watch: %s\n", err);
 		goto out;
 	}
-	if (w.probes.note[0])
-		fprintf(stderr, "vpsbench: watch: %s\n", w.probes.note);
+	for (unsigned d = 0; d < w.ndisks; d++)
+		if (w.probes[d].note[0])
+			fprintf(stderr, "vpsbench: watch: %s%s%s\n", w.ndisks > 1 ? w.disk_dir[d] : "",
+				w.ndisks > 1 ? ": " : "", w.probes[d].note);
 	seq = watch_history_last_seq(&w.hist);
 	if (w.o.listen_none)
 		fprintf(stderr, "vpsbench: watch: probing every %.3gs into %s/history.jsonl\n",
@@ -809,18 +864,28 @@ int watch_main(int argc, char **argv)
 	watch_loop(&w, seq);
 	rc = 0;
 out:
-	/* a disk thread stuck in the kernel keeps the probes' buffers: the exit takes them */
-	if (worker && !watch_probe_worker_stop(&w.worker, WORKER_EXIT_WAIT_NS)) {
-		fprintf(stderr, "vpsbench: watch: the disk probe thread is still in a disk call: "
-			"leaving it to the exit\n");
-		probes = false;
+	/* a disk thread stuck in the kernel keeps its probes' buffers: the exit takes them;
+	 * one wait for all of them, so several hung disks do not add up past SIGTERM's 2 s */
+	{
+		uint64_t end = mono_ns() + WORKER_EXIT_WAIT_NS;
+
+		for (unsigned d = 0; d < workers; d++) {
+			uint64_t now = mono_ns();
+
+			if (watch_probe_worker_stop(&w.worker[d], end > now ? end - now : 0))
+				continue;
+			fprintf(stderr, "vpsbench: watch: the disk probe thread of %s is still in a "
+				"disk call: leaving it to the exit\n", w.disk_dir[d]);
+			w.disk_dir[d] = NULL; /* not closed below */
+		}
 	}
 	if (sampler)
 		watch_sampler_stop(&w.sampler);
 	if (http_bound)
 		watch_http_stop(&w.http);
-	if (probes)
-		watch_probes_close(&w.probes);
+	for (unsigned d = 0; d < probes; d++)
+		if (w.disk_dir[d])
+			watch_probes_close(&w.probes[d]);
 	if (hist)
 		watch_history_close(&w.hist);
 	watch_snap_free(&w.snap[0]);

@@ -294,7 +294,19 @@ char *watch_history_line(const struct watch_round *r, const struct watch_drift *
 		fprintf(f, ",\"degraded\":%s}", m->degraded == MB_TRUE ? "true" :
 			m->degraded == MB_FALSE ? "false" : "null");
 	}
-	fprintf(f, "},\"write_errors\":%llu}\n", (unsigned long long)r->write_errors);
+	fprintf(f, "},\"write_errors\":%llu", (unsigned long long)r->write_errors);
+	/* the further --dirs' disk probes, the same objects; left out with one --dir */
+	for (unsigned x = 0; x < r->nextra && x < WATCH_MAX_DIRS - 1; x++) {
+		fputs(x ? "},{\"dir\":" : ",\"disks\":[{\"dir\":", f);
+		str_or_null(f, r->extra[x].dir);
+		for (int i = 0; i < WP_DISK_COUNT; i++) {
+			fputc(',', f);
+			probe(f, &r->extra[x].probe[i], i);
+		}
+		if (x + 1 == r->nextra)
+			fputs("}]", f);
+	}
+	fputs("}\n", f);
 	if (fclose(f) != 0) {
 		free(buf);
 		return NULL;

@@ -3,6 +3,7 @@
  * "Metrics reference"; checked by `promtool check metrics` in the tests).
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,9 @@ void watch_state_init(struct watch_state *s, const struct watch_opts *o,
 {
 	s->state_dir = o->state_dir;
 	s->dir = o->dir ? o->dir : o->state_dir;
+	s->nextra = o->ndirs > 1 ? o->ndirs - 1 : 0;
+	for (unsigned x = 0; x < s->nextra; x++)
+		s->xdir[x] = o->dirs[x + 1];
 	s->start_time = wall_now();
 	s->every_s = (double)o->every_ns / 1e9;
 	s->probe_s = (double)o->probe_ns / 1e9;
@@ -38,24 +42,37 @@ void watch_state_init(struct watch_state *s, const struct watch_opts *o,
 	s->drift = drift;
 }
 
+/* one probe's result p (of the round started at t) into its counts and latest figures */
+static void account(const struct watch_probe_result *p, double t, uint64_t runs[WS_COUNT],
+		    uint64_t skipped[WR_COUNT], bool *have_ok, struct watch_probe_result *last_ok,
+		    double *last_ok_time, struct mdbl *duration_s)
+{
+	runs[p->status]++;
+	if (p->status == WS_SKIPPED)
+		skipped[p->skip > WR_NONE && p->skip < WR_COUNT ? p->skip : WR_OTHER]++;
+	else if (p->duration_s.ok)
+		*duration_s = p->duration_s;
+	if (p->status == WS_OK) {
+		*have_ok = true;
+		*last_ok = *p;
+		*last_ok_time = t;
+	}
+}
+
 void watch_state_add(struct watch_state *s, const struct watch_round *r)
 {
 	s->rounds++;
 	s->have_round = true;
 	s->last = *r;
-	for (int i = 0; i < WP_COUNT; i++) {
-		const struct watch_probe_result *p = &r->probe[i];
+	for (int i = 0; i < WP_COUNT; i++)
+		account(&r->probe[i], r->unix_time, s->runs[i], s->skipped[i], &s->have_ok[i],
+			&s->last_ok[i], &s->last_ok_time[i], &s->duration_s[i]);
+	for (unsigned x = 0; x < r->nextra && x < s->nextra; x++) {
+		struct watch_disk_acct *a = &s->x[x];
 
-		s->runs[i][p->status]++;
-		if (p->status == WS_SKIPPED)
-			s->skipped[i][p->skip > WR_NONE && p->skip < WR_COUNT ? p->skip : WR_OTHER]++;
-		else if (p->duration_s.ok)
-			s->duration_s[i] = p->duration_s;
-		if (p->status == WS_OK) {
-			s->have_ok[i] = true;
-			s->last_ok[i] = *p;
-			s->last_ok_time[i] = r->unix_time;
-		}
+		for (int i = 0; i < WP_DISK_COUNT; i++)
+			account(&r->extra[x].probe[i], r->unix_time, a->runs[i], a->skipped[i],
+				&a->have_ok[i], &a->last_ok[i], &a->last_ok_time[i], &a->duration_s[i]);
 	}
 	if (r->d.throttled_s.ok && r->d.throttled_s.v >= 0) {
 		s->throttled_sum_s += r->d.throttled_s.v;
@@ -106,34 +123,79 @@ static bool disk_probe(int probe)
 	return probe == WP_RANDREAD || probe == WP_FSYNC;
 }
 
+/* one series of the probe families: a probe, and for a disk probe its directory */
+struct probe_view {
+	int probe;
+	const char *dir;                      /* disk probes only */
+	const uint64_t *runs, *skipped;       /* [WS_COUNT], [WR_COUNT] */
+	bool have_ok;
+	const struct watch_probe_result *ok;  /* latest ok figures */
+	double ok_time;
+	struct mdbl duration_s;
+};
+
+#define MAX_VIEWS (WP_COUNT + WP_DISK_COUNT * (WATCH_MAX_DIRS - 1))
+
+/* Every probe series into v, the first directory's and the other probes' first, then each
+ * further --dir's randread and fsync; returns how many. */
+static int probe_views(const struct watch_state *s, struct probe_view v[MAX_VIEWS])
+{
+	int n = 0;
+
+	for (int i = 0; i < WP_COUNT; i++)
+		v[n++] = (struct probe_view){ i, s->dir ? s->dir : "", s->runs[i], s->skipped[i],
+					      s->have_ok[i], &s->last_ok[i], s->last_ok_time[i],
+					      s->duration_s[i] };
+	for (unsigned x = 0; x < s->nextra && x < WATCH_MAX_DIRS - 1; x++)
+		for (int i = 0; i < WP_DISK_COUNT; i++)
+			v[n++] = (struct probe_view){ i, s->xdir[x] ? s->xdir[x] : "",
+						      s->x[x].runs[i], s->x[x].skipped[i],
+						      s->x[x].have_ok[i], &s->x[x].last_ok[i],
+						      s->x[x].last_ok_time[i], s->x[x].duration_s[i] };
+	return n;
+}
+
 /* dir="..." (no comma around it) */
-static void dir_label(FILE *f, const struct watch_state *s)
+static void dir_label(FILE *f, const char *dir)
 {
 	fputs("dir=\"", f);
-	label_value(f, s->dir ? s->dir : "");
+	label_value(f, dir ? dir : "");
 	fputc('"', f);
 }
 
 /* probe="x"[,dir="..."]: a disk probe says its directory in every family */
-static void probe_labels(FILE *f, const struct watch_state *s, int probe)
+static void probe_labels(FILE *f, const struct probe_view *v)
 {
-	fprintf(f, "probe=\"%s\"", watch_probe_names[probe]);
-	if (disk_probe(probe)) {
+	fprintf(f, "probe=\"%s\"", watch_probe_names[v->probe]);
+	if (disk_probe(v->probe)) {
 		fputc(',', f);
-		dir_label(f, s);
+		dir_label(f, v->dir);
 	}
 }
 
-/* name{dir="..."} v: a disk probe's figure of its latest ok run */
+/* name{dir="..."} v: a disk probe's figure of its latest ok run, one series per directory */
 static void disk_gauge(FILE *f, const struct watch_state *s, const char *name, const char *help,
-		       int probe, struct mdbl v, double scale)
+		       int probe, size_t field, double scale)
 {
-	if (!s->have_ok[probe] || !v.ok || !isfinite(v.v))
-		return;
-	head(f, name, "gauge", help);
-	fprintf(f, "vpsbench_watch_%s{", name);
-	dir_label(f, s);
-	fprintf(f, "} %.15g\n", v.v * scale);
+	struct probe_view v[MAX_VIEWS];
+	int n = probe_views(s, v);
+	bool any = false;
+
+	for (int k = 0; k < n; k++) {
+		struct mdbl x;
+
+		if (v[k].probe != probe || !v[k].have_ok)
+			continue;
+		memcpy(&x, (const char *)v[k].ok + field, sizeof(x));
+		if (!x.ok || !isfinite(x.v))
+			continue;
+		if (!any)
+			head(f, name, "gauge", help);
+		any = true;
+		fprintf(f, "vpsbench_watch_%s{", name);
+		dir_label(f, v[k].dir);
+		fprintf(f, "} %.15g\n", x.v * scale);
+	}
 }
 
 static void probe_families(FILE *f, const struct watch_state *s)
@@ -142,43 +204,45 @@ static void probe_families(FILE *f, const struct watch_state *s)
 	 * its own fresh figure stale, and the body does not change between rounds */
 	double now = s->have_round ? s->last.unix_time : s->now > 0 ? s->now : wall_now();
 	double after = watch_stale_after_s(s);
+	struct probe_view v[MAX_VIEWS];
+	int n = probe_views(s, v);
 
 	head(f, "probe_runs_total", "counter", "probe runs by result (ok, skipped, failed)");
-	for (int i = 0; i < WP_COUNT; i++)
+	for (int i = 0; i < n; i++)
 		for (int k = 0; k < WS_COUNT; k++) {
 			fputs("vpsbench_watch_probe_runs_total{", f);
-			probe_labels(f, s, i);
+			probe_labels(f, &v[i]);
 			fprintf(f, ",result=\"%s\"} %llu\n", watch_status_names[k],
-				(unsigned long long)s->runs[i][k]);
+				(unsigned long long)v[i].runs[k]);
 		}
 	head(f, "probe_skipped_total", "counter",
 	     "probes skipped, by reason (load, cpu, psi: the idle gate; budget; hung; stopped; other)");
-	for (int i = 0; i < WP_COUNT; i++)
+	for (int i = 0; i < n; i++)
 		for (int k = WR_NONE + 1; k < WR_COUNT; k++) {
 			fputs("vpsbench_watch_probe_skipped_total{", f);
-			probe_labels(f, s, i);
+			probe_labels(f, &v[i]);
 			fprintf(f, ",reason=\"%s\"} %llu\n", watch_skip_reason_names[k],
-				(unsigned long long)s->skipped[i][k]);
+				(unsigned long long)v[i].skipped[k]);
 		}
-	for (int i = 0, any = 0; i < WP_COUNT; i++) {
-		if (!s->have_ok[i])
+	for (int i = 0, any = 0; i < n; i++) {
+		if (!v[i].have_ok)
 			continue;
 		if (!any++)
 			head(f, "probe_last_success_timestamp_seconds", "gauge",
 			     "start of the latest round whose probe ran ok, Unix time (absent: none yet)");
 		fputs("vpsbench_watch_probe_last_success_timestamp_seconds{", f);
-		probe_labels(f, s, i);
-		fprintf(f, "} %.15g\n", s->last_ok_time[i]);
+		probe_labels(f, &v[i]);
+		fprintf(f, "} %.15g\n", v[i].ok_time);
 	}
-	for (int i = 0, any = 0; i < WP_COUNT; i++) {
-		if (!s->duration_s[i].ok)
+	for (int i = 0, any = 0; i < n; i++) {
+		if (!v[i].duration_s.ok)
 			continue;
 		if (!any++)
 			head(f, "probe_duration_seconds", "gauge",
 			     "wall time of the probe's latest run (ok or failed)");
 		fputs("vpsbench_watch_probe_duration_seconds{", f);
-		probe_labels(f, s, i);
-		fprintf(f, "} %.15g\n", s->duration_s[i].v);
+		probe_labels(f, &v[i]);
+		fprintf(f, "} %.15g\n", v[i].duration_s.v);
 	}
 	{
 		char help[256];
@@ -188,11 +252,11 @@ static void probe_families(FILE *f, const struct watch_state *s)
 			 "watcher ran that long; at the latest round's start", after);
 		head(f, "probe_stale", "gauge", help);
 	}
-	for (int i = 0; i < WP_COUNT; i++) {
-		double since = s->have_ok[i] ? s->last_ok_time[i] : s->start_time;
+	for (int i = 0; i < n; i++) {
+		double since = v[i].have_ok ? v[i].ok_time : s->start_time;
 
 		fputs("vpsbench_watch_probe_stale{", f);
-		probe_labels(f, s, i);
+		probe_labels(f, &v[i]);
 		fprintf(f, "} %d\n", now - since > after);
 	}
 }
@@ -202,17 +266,17 @@ static void figure_families(FILE *f, const struct watch_state *s)
 	const struct watch_probe_result *lk = s->last_ok;
 
 	disk_gauge(f, s, "randread_latency_p50_seconds", "4k random read qd1 latency p50, latest ok probe",
-		   WP_RANDREAD, lk[WP_RANDREAD].p50_us, 1e-6);
+		   WP_RANDREAD, offsetof(struct watch_probe_result, p50_us), 1e-6);
 	disk_gauge(f, s, "randread_latency_p99_seconds", "4k random read qd1 latency p99, latest ok probe",
-		   WP_RANDREAD, lk[WP_RANDREAD].p99_us, 1e-6);
+		   WP_RANDREAD, offsetof(struct watch_probe_result, p99_us), 1e-6);
 	disk_gauge(f, s, "randread_iops", "4k random read qd1 IOPS, latest ok probe", WP_RANDREAD,
-		   lk[WP_RANDREAD].iops, 1);
+		   offsetof(struct watch_probe_result, iops), 1);
 	disk_gauge(f, s, "fsync_latency_p50_seconds",
 		   "fdatasync() latency p50 after 2300-byte writes, latest ok probe", WP_FSYNC,
-		   lk[WP_FSYNC].p50_us, 1e-6);
+		   offsetof(struct watch_probe_result, p50_us), 1e-6);
 	disk_gauge(f, s, "fsync_latency_p99_seconds",
 		   "fdatasync() latency p99 after 2300-byte writes, latest ok probe", WP_FSYNC,
-		   lk[WP_FSYNC].p99_us, 1e-6);
+		   offsetof(struct watch_probe_result, p99_us), 1e-6);
 	if (s->have_ok[WP_PRIME])
 		gauge(f, "prime_events_per_second", "1-thread prime events/s (sysbench cpu), latest ok probe",
 		      lk[WP_PRIME].eps, 1);
@@ -268,7 +332,7 @@ static void drift_labels(FILE *f, const struct watch_state *s, int m)
 	fprintf(f, "metric=\"%s\"", drift_label[m]);
 	if (m == WD_RANDREAD || m == WD_FSYNC) {
 		fputc(',', f);
-		dir_label(f, s);
+		dir_label(f, s->dir);
 	}
 }
 

@@ -16,6 +16,16 @@
 #include "cmd/watch/watch_opts.h"
 #include "cmd/watch/watch_round.h"
 
+/* a further --dir's disk probes: the counts and latest figures, by WP_RANDREAD / WP_FSYNC */
+struct watch_disk_acct {
+	uint64_t runs[WP_DISK_COUNT][WS_COUNT];
+	uint64_t skipped[WP_DISK_COUNT][WR_COUNT];
+	bool have_ok[WP_DISK_COUNT];
+	struct watch_probe_result last_ok[WP_DISK_COUNT];
+	double last_ok_time[WP_DISK_COUNT];
+	struct mdbl duration_s[WP_DISK_COUNT];
+};
+
 struct watch_state {
 	const char *state_dir;
 	const char *dir;        /* the disk probes' directory: --dir or the state dir (label dir) */
@@ -39,6 +49,10 @@ struct watch_state {
 	double throttled_sum_s;
 	const struct watch_drift *drift;
 	uint64_t write_errors;
+	/* the further --dirs (series of their own, label dir; no drift families) */
+	unsigned nextra;
+	const char *xdir[WATCH_MAX_DIRS - 1];
+	struct watch_disk_acct x[WATCH_MAX_DIRS - 1];
 };
 
 /* s from the options (its labels, the stale rule's figures), started now. */

@@ -30,7 +30,9 @@ void watch_opts_help(FILE *f)
 	      "                         rounds (drift_baseline.json)\n"
 	      "  --state-dir DIR        baseline.json and history.jsonl (default: /var/lib/vpsbench\n"
 	      "                         as root, else $XDG_STATE_HOME/vpsbench or ~/.local/state/vpsbench)\n"
-	      "  --dir DIR              where the probe file goes (default: the state directory)\n"
+	      "  --dir DIR              where the probe file goes (default: the state directory); repeat\n"
+	      "                         it (at most 8) for one randread + fsync probe set per directory,\n"
+	      "                         labelled dir=\"DIR\"; drift compares the first one only\n"
 	      "  --every DUR            time between probe rounds, at least 100ms, +-10% jitter (default: 15m)\n"
 	      "  --probe-time DUR       4k randread qd1 probe length; fsync and prime take half (default: 2s)\n"
 	      "  --probe-timeout DUR    a disk probe still running after DUR failed \"timed out\"; the round\n"
@@ -61,6 +63,8 @@ void watch_opts_help(FILE *f)
 	      "the history (after logrotate). Port 9787: beside node_exporter's 9100 range, unassigned\n"
 	      "in Prometheus's default port allocations list; loopback only unless --listen says so.\n", f);
 }
+
+_Static_assert(WATCH_MAX_DIRS == 8, "--help and the --dir message say at most 8");
 
 static unsigned usable_cpus(void)
 {
@@ -231,7 +235,13 @@ int watch_opts_parse(int argc, char **argv, struct watch_opts *o)
 		} else if (!strcmp(a, "--dir")) {
 			if (!*v)
 				return bad(a, v, "not a usable path");
-			o->dir = v;
+			if (o->ndirs >= WATCH_MAX_DIRS)
+				return bad(a, v, "given more than 8 times");
+			for (unsigned k = 0; k < o->ndirs; k++)
+				if (!strcmp(o->dirs[k], v))
+					return bad(a, v, "given twice");
+			o->dirs[o->ndirs++] = v;
+			o->dir = o->dirs[0];
 		} else if (!strcmp(a, "--every")) {
 			if (parse_duration(v, &o->every_ns) < 0 || o->every_ns < WATCH_MIN_EVERY_NS)
 				return bad(a, v, "takes a duration of at least 100ms (s, ms, m, h)");

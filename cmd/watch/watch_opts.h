@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cmd/watch/watch_round.h"
+
 #define WATCH_DEFAULT_EVERY_NS (15ULL * 60 * 1000000000ULL)
 #define WATCH_MIN_EVERY_NS (100ULL * 1000000ULL)
 #define WATCH_DEFAULT_PROBE_NS (2ULL * 1000000000ULL)  /* randread; fsync and prime get half */
@@ -24,7 +26,9 @@ struct watch_opts {
 	const char *baseline;          /* --baseline FILE; NULL = baseline.json or a run */
 	bool rebaseline;               /* --rebaseline: a new baseline, the learnt ones forgotten */
 	char state_dir[PATH_MAX];      /* --state-dir or the default */
-	const char *dir;               /* --dir: where the probe file goes; NULL = the state dir */
+	const char *dir;               /* the first --dir: where the probe file goes; NULL = the state dir */
+	const char *dirs[WATCH_MAX_DIRS]; /* every --dir, in order (dirs[0] == dir) */
+	unsigned ndirs;
 	uint64_t every_ns;             /* --every */
 	uint64_t probe_ns;             /* --probe-time: the randread probe's length */
 	uint64_t probe_timeout_ns;     /* --probe-timeout: a disk probe still running then failed */

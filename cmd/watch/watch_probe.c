@@ -211,10 +211,10 @@ static int64_t read_one(struct watch_probes *p)
 
 void watch_probe_randread(struct watch_probes *p, uint64_t ns, struct watch_probe_result *r)
 {
-	static struct lat_hist h; /* 15 KiB: one probe at a time, on the disk thread */
+	struct lat_hist *h = &p->hist;
 	uint64_t start = mono_ns(), now;
 
-	lat_hist_reset(&h);
+	lat_hist_reset(h);
 	do {
 		int64_t l = read_one(p);
 
@@ -222,7 +222,7 @@ void watch_probe_randread(struct watch_probes *p, uint64_t ns, struct watch_prob
 			fail(r, "4k random read: %s", strerror((int)-l));
 			return;
 		}
-		lat_hist_add(&h, (uint64_t)l);
+		lat_hist_add(h, (uint64_t)l);
 		now = mono_ns();
 	} while (now - start < ns && !(p->stop && *p->stop));
 	if (p->stop && *p->stop) {
@@ -231,32 +231,32 @@ void watch_probe_randread(struct watch_probes *p, uint64_t ns, struct watch_prob
 	}
 	memset(r, 0, sizeof(*r));
 	r->status = WS_OK;
-	r->p50_us = mdbl_of((double)lat_hist_percentile(&h, 50) / 1000.0);
-	r->p99_us = mdbl_of((double)lat_hist_percentile(&h, 99) / 1000.0);
-	r->iops = mdbl_of((double)h.st.n / ((double)(now - start) / 1e9));
+	r->p50_us = mdbl_of((double)lat_hist_percentile(h, 50) / 1000.0);
+	r->p99_us = mdbl_of((double)lat_hist_percentile(h, 99) / 1000.0);
+	r->iops = mdbl_of((double)h->st.n / ((double)(now - start) / 1e9));
 }
 
 void watch_probe_fsync(struct watch_probes *p, uint64_t ns, struct watch_probe_result *r)
 {
-	static struct lat_hist h;
+	struct lat_hist *h = &p->hist;
 	char err[200];
 	int rc;
 
-	lat_hist_reset(&h);
+	lat_hist_reset(h);
 	rc = fsync_sample(p->fd_sync, region, WATCH_PROBE_SYNC_BYTES,
-			  WATCH_PROBE_SYNC_BS, p->data, ns, p->stop, &h, err, sizeof(err));
+			  WATCH_PROBE_SYNC_BS, p->data, ns, p->stop, h, err, sizeof(err));
 	if (rc < 0) {
 		fail(r, "%s", err);
 		return;
 	}
-	if ((p->stop && *p->stop) || h.st.n == 0) {
+	if ((p->stop && *p->stop) || h->st.n == 0) {
 		fail(r, "%s", "interrupted");
 		return;
 	}
 	memset(r, 0, sizeof(*r));
 	r->status = WS_OK;
-	r->p50_us = mdbl_of((double)lat_hist_percentile(&h, 50) / 1000.0);
-	r->p99_us = mdbl_of((double)lat_hist_percentile(&h, 99) / 1000.0);
+	r->p50_us = mdbl_of((double)lat_hist_percentile(h, 50) / 1000.0);
+	r->p99_us = mdbl_of((double)lat_hist_percentile(h, 99) / 1000.0);
 }
 
 void watch_probe_prime(const volatile sig_atomic_t *stop, uint64_t ns, struct watch_probe_result *r)

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "cmd/watch/watch_round.h"
+#include "core/lat_hist.h"
 #include "core/rand_engine.h"
 
 #define WATCH_PROBE_FILE_BYTES (64ULL << 20)  /* randread region, unless set below */
@@ -34,6 +35,8 @@ struct watch_probes {
 	const volatile sig_atomic_t *stop;
 	char path[4096];
 	char note[256];          /* engine fallback, no O_DIRECT: said once at start */
+	struct lat_hist hist;    /* the running probe's latencies: its own per directory, as each
+				  * directory's probes run on a thread of their own */
 };
 
 /*

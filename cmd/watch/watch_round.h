@@ -13,6 +13,8 @@
 #include "core/value.h"
 
 enum watch_probe_id { WP_RANDREAD = 0, WP_FSYNC, WP_PRIME, WP_DRAM, WP_COUNT };
+#define WP_DISK_COUNT 2  /* the disk probes, WP_RANDREAD and WP_FSYNC, come first */
+#define WATCH_MAX_DIRS 8 /* --dir given at most this often */
 enum watch_status { WS_OK = 0, WS_SKIPPED, WS_FAILED, WS_COUNT };
 /* why a probe was skipped: the label of vpsbench_watch_probe_skipped_total */
 enum watch_skip_reason {
@@ -64,12 +66,20 @@ struct watch_wakeup {
 	uint64_t samples;
 };
 
+/* a further --dir's disk probes (the first --dir's are the round's probe[]) */
+struct watch_disk_result {
+	const char *dir;            /* the --dir (the options' string) */
+	struct watch_probe_result probe[WP_DISK_COUNT]; /* [WP_RANDREAD], [WP_FSYNC] */
+};
+
 struct watch_round {
 	uint64_t seq;
 	double unix_time;           /* CLOCK_REALTIME at the round's start */
 	struct mdbl interval_s;     /* since the previous round's start */
 	bool gate_open;             /* the idle gate and budget let the probes run */
-	struct watch_probe_result probe[WP_COUNT];
+	struct watch_probe_result probe[WP_COUNT]; /* disk probes: the first --dir's */
+	unsigned nextra;            /* the further --dirs, in their order on the command line */
+	struct watch_disk_result extra[WATCH_MAX_DIRS - 1]; /* monitored, no drift */
 	struct watch_deltas d;
 	struct watch_wakeup wake;
 	uint64_t write_errors;      /* history writes that failed before this line */
