@@ -216,7 +216,10 @@ fi
 
 # (the rounds since the quota: a round under it takes a second or more, its DRAM probe's work at 0.1 CPU)
 check_gauge drift_prime_degraded_under_cpu_quota $WB "$tmp/b.prom" "$sdb/history.jsonl" prime_events_per_s 1 $((3 * K)) 1 "$b0"
-check_gauge drift_wakeup_degraded_under_cpu_quota $WC "$tmp/c.prom" "$sdc/history.jsonl" wakeup_p99_us 1 $((3 * K)) 0 "$c0"
+# (skippable here, where other tests run beside it and the 100 ms sampler gives few wake-ups
+# a round: the replay names the p99s when the quota did not make them late; the alone-run
+# tests/smoke_watch_baseline.sh holds the same flip to a firm check)
+check_gauge drift_wakeup_degraded_under_cpu_quota $WC "$tmp/c.prom" "$sdc/history.jsonl" wakeup_p99_us 1 $((3 * K)) 1 "$c0"
 kill "${busy[@]}"; wait "${busy[@]}" 2>/dev/null; busy=()
 echo -1 > "$cg_cpu/cpu.cfs_quota_us"
 b1=$(last_seq "$sdb/history.jsonl"); c1=$(last_seq "$sdc/history.jsonl")
