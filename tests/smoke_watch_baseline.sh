@@ -152,7 +152,8 @@ else
 fi
 # another probe directory: the learnt randread baseline was another disk's, the wake-up one stays
 mkdir -p "$tmp/otherdir"
-"$VPSBENCH" watch --state-dir "$sd" --rounds 1 "${FAST[@]}" --dir "$tmp/otherdir" 2>"$tmp/c5.err"
+# (FAST without its own --dir: --dir repeats now, so the other directory must come first)
+"$VPSBENCH" watch --state-dir "$sd" --rounds 1 "${FAST[@]:0:${#FAST[@]}-2}" --dir "$tmp/otherdir" 2>"$tmp/c5.err"
 if grep -q 'randread_p99_us: the learnt baseline was probed in .*: learnt again' "$tmp/c5.err" &&
    [ "$(js "$sd/drift_baseline.json" 'j["metrics"]["randread_p99_us"]["source"] + " " + j["metrics"]["wakeup_p99_us"]["source"] + " " + j["probe_dir"]')" = "none rounds $tmp/otherdir" ]; then
 	t_ok learnt_randread_dropped_for_another_dir
