@@ -209,7 +209,7 @@ int watch_base_saved_parse(const char *text, struct watch_base_saved *s, char *w
 			continue;
 		for (int k = 1; k < WBS_N; k++)
 			if (!strcmp(src->valuestring, watch_base_src_str[k]))
-				s->src[i] = k;
+				s->src[i] = (enum watch_base_src)k;
 		if (!s->src[i])
 			continue;
 		s->v[i] = v;

@@ -24,8 +24,9 @@ extern const char *const watch_base_fig_units[WBF_N]; /* "us", "us", "events/s",
 /* what a person reads: "randread qd1 p99", ... */
 extern const char *const watch_base_fig_labels[WBF_N];
 
-/* where a baseline came from: the values of cmd's enum watch_base_src */
-enum { WBS_NONE = 0, WBS_REPORT, WBS_ROUNDS, WBS_ENV, WBS_N };
+/* where a drift baseline came from: the report (baseline.json), the median of the first K
+ * gate-open rounds (wake-up; randread on another region), $VPSBENCH_WATCH_WAKEUP_BASELINE_US */
+enum watch_base_src { WBS_NONE = 0, WBS_REPORT, WBS_ROUNDS, WBS_ENV, WBS_N };
 extern const char *const watch_base_src_str[WBS_N]; /* "none", "report", "rounds", "env" */
 
 #define WATCH_BASE_WHY 240
@@ -51,7 +52,7 @@ struct watch_base_saved {
 	char report_fnv1a[17];  /* hex of the baseline.json it goes with; "" unknown */
 	char probe_dir[4096];   /* where the disk probes ran; "" unknown */
 	double v[WBF_N];        /* NAN none */
-	int src[WBF_N];         /* WBS_* */
+	enum watch_base_src src[WBF_N];
 	double time[WBF_N];     /* when measured, Unix s; 0 unknown */
 };
 /* 0, or -1 with why (not JSON, wrong schema). */

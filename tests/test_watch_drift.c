@@ -56,7 +56,7 @@ TH_TEST(watch_drift_wakeup_learnt_from_gate_open_rounds_only)
 		watch_drift_update(&d, &r, NULL);
 	}
 	TH_CHECK(!m->baseline.ok);
-	TH_EQ_INT(m->baseline_src, WB_NONE);
+	TH_EQ_INT(m->baseline_src, WBS_NONE);
 	round_of(&r, 2000, true, 100, 0, MB_UNKNOWN);
 	watch_drift_update(&d, &r, NULL);
 	round_of(&r, 2001, false, 5000, 0, MB_UNKNOWN); /* skipped between: not learnt */
@@ -69,7 +69,7 @@ TH_TEST(watch_drift_wakeup_learnt_from_gate_open_rounds_only)
 	watch_drift_update(&d, &r, NULL);
 	TH_CHECK(m->baseline.ok);
 	TH_NEAR(m->baseline.v, 100, 1e-9); /* median of 100, 120, 90 */
-	TH_EQ_INT(m->baseline_src, WB_ROUNDS);
+	TH_EQ_INT(m->baseline_src, WBS_ROUNDS);
 	TH_NEAR(m->baseline_time, 2003, 1e-9);
 	TH_CHECK(d.learnt);
 	TH_NEAR(d.fig[WBF_WAKEUP].v.v, 100, 1e-9);
@@ -87,15 +87,15 @@ TH_TEST(watch_drift_env_and_report_baselines_are_not_learnt)
 	struct watch_drift_fig f[WBF_N];
 
 	no_figs(f);
-	f[WBF_WAKEUP] = (struct watch_drift_fig){ mdbl_of(10000), WB_ENV, 5 };
-	f[WBF_FSYNC] = (struct watch_drift_fig){ mdbl_of(5603.3), WB_REPORT, 7 };
+	f[WBF_WAKEUP] = (struct watch_drift_fig){ mdbl_of(10000), WBS_ENV, 5 };
+	f[WBF_FSYNC] = (struct watch_drift_fig){ mdbl_of(5603.3), WBS_REPORT, 7 };
 	watch_drift_init(&d, 5, 0.25, f);
 	TH_CHECK(!d.learn[WD_WAKEUP]);
 	TH_CHECK(!d.learn[WD_FSYNC]);
 	TH_CHECK(d.learn[WD_RANDREAD]); /* no figure: learnt */
-	TH_EQ_INT(d.m[WD_WAKEUP].baseline_src, WB_ENV);
+	TH_EQ_INT(d.m[WD_WAKEUP].baseline_src, WBS_ENV);
 	TH_NEAR(d.m[WD_WAKEUP].baseline_time, 5, 1e-9);
-	TH_EQ_INT(d.m[WD_FSYNC].baseline_src, WB_REPORT);
+	TH_EQ_INT(d.m[WD_FSYNC].baseline_src, WBS_REPORT);
 	TH_NEAR(d.m[WD_FSYNC].baseline.v, 5603.3, 1e-9);
 }
 
@@ -108,8 +108,8 @@ TH_TEST(watch_drift_dram_like_for_like)
 	FILE *log = tmpfile();
 
 	no_figs(f);
-	f[WBF_DRAM] = (struct watch_drift_fig){ mdbl_of(100), WB_REPORT, 1 };   /* huge pages */
-	f[WBF_DRAM_4K] = (struct watch_drift_fig){ mdbl_of(200), WB_REPORT, 1 };
+	f[WBF_DRAM] = (struct watch_drift_fig){ mdbl_of(100), WBS_REPORT, 1 };   /* huge pages */
+	f[WBF_DRAM_4K] = (struct watch_drift_fig){ mdbl_of(200), WBS_REPORT, 1 };
 	watch_drift_init(&d, 3, 0.25, f);
 	/* THP never: 4 KiB pages at 190 ns are as the 4k baseline, not 1.9x the huge one */
 	for (int i = 0; i < 4; i++) {
@@ -140,7 +140,7 @@ TH_TEST(watch_drift_dram_like_for_like)
 		fclose(log);
 	}
 	/* 4k figure missing: a 4 KiB-page probe is not graded against the huge one */
-	f[WBF_DRAM_4K] = (struct watch_drift_fig){ { 0, false }, WB_NONE, 0 };
+	f[WBF_DRAM_4K] = (struct watch_drift_fig){ { 0, false }, WBS_NONE, 0 };
 	watch_drift_init(&d, 3, 0.25, f);
 	for (int i = 0; i < 4; i++) {
 		round_of(&r, 40 + i, true, 50, 190, MB_FALSE);
@@ -159,7 +159,7 @@ TH_TEST(watch_drift_restore_keeps_degraded)
 	const struct watch_drift_metric *m = &d.m[WD_WAKEUP];
 
 	no_figs(f);
-	f[WBF_WAKEUP] = (struct watch_drift_fig){ mdbl_of(100), WB_ROUNDS, 1 };
+	f[WBF_WAKEUP] = (struct watch_drift_fig){ mdbl_of(100), WBS_ROUNDS, 1 };
 	watch_drift_init(&d, 3, 0.25, f);
 	watch_drift_restore(&d, WD_WAKEUP, v, 4, 1, 100.0, -1);
 	TH_EQ_INT(m->degraded, MB_TRUE);
@@ -282,8 +282,8 @@ TH_TEST(watch_base_state_roundtrip)
 		return;
 	}
 	no_figs(f);
-	f[WBF_FSYNC] = (struct watch_drift_fig){ mdbl_of(5603.328), WB_REPORT, 1796230819 };
-	f[WBF_WAKEUP] = (struct watch_drift_fig){ mdbl_of(65.25), WB_ROUNDS, 1796337650.5 };
+	f[WBF_FSYNC] = (struct watch_drift_fig){ mdbl_of(5603.328), WBS_REPORT, 1796230819 };
+	f[WBF_WAKEUP] = (struct watch_drift_fig){ mdbl_of(65.25), WBS_ROUNDS, 1796337650.5 };
 	watch_drift_init(&d, 5, 0.25, f);
 	TH_EQ_INT(watch_base_state_load(dir, &s, err, sizeof(err)), 1);
 	TH_EQ_INT(watch_base_state_save(dir, &d, "da8042fca66cc0f0", "/srv/a \"b\"", err,

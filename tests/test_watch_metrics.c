@@ -274,11 +274,11 @@ TH_TEST(watch_metrics_baseline_by_unit)
 
 	state(&s, &d);
 	d.m[WD_PRIME].baseline = mdbl_of(2000);
-	d.m[WD_PRIME].baseline_src = WB_REPORT;
+	d.m[WD_PRIME].baseline_src = WBS_REPORT;
 	d.m[WD_PRIME].baseline_time = 1700000000;
 	d.m[WD_DRAM].baseline = mdbl_of(300);
 	d.m[WD_WAKEUP].baseline = mdbl_of(85);
-	d.m[WD_WAKEUP].baseline_src = WB_ROUNDS; /* time unknown: no timestamp line */
+	d.m[WD_WAKEUP].baseline_src = WBS_ROUNDS; /* time unknown: no timestamp line */
 	d.m[WD_RANDREAD].baseline = mdbl_of(144);
 	d.m[WD_RANDREAD].ratio = mdbl_of(1.5);
 	d.m[WD_RANDREAD].degraded = MB_TRUE;

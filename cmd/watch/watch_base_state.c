@@ -64,7 +64,7 @@ int watch_base_state_save(const char *state_dir, const struct watch_drift *d,
 		else
 			fputs("null", a.f);
 		fprintf(a.f, ",\"unit\":\"%s\",\"source\":\"%s\",\"measured_at\":",
-			watch_base_fig_units[i], watch_base_src_names[f->v.ok ? f->src : WB_NONE]);
+			watch_base_fig_units[i], watch_base_src_str[f->v.ok ? f->src : WBS_NONE]);
 		iso(ts, sizeof(ts), f->time);
 		if (f->v.ok && f->time > 0)
 			fprintf(a.f, "%.3f,\"measured\":\"%s\"}", f->time, ts);

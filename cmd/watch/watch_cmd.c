@@ -550,7 +550,7 @@ static void say_baselines(const struct watch_drift *d, unsigned k)
 			strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
 		if (f->v.ok)
 			fprintf(stderr, "%s %s %.1f %s (%s, %s)", i ? ";" : "", watch_base_fig_names[i],
-				f->v.v, watch_base_fig_units[i], watch_base_src_names[f->src], ts);
+				f->v.v, watch_base_fig_units[i], watch_base_src_str[f->src], ts);
 		else if (i < WD_COUNT && d->learn[i])
 			fprintf(stderr, "%s %s learnt from the first %u gate-open rounds", i ? ";" : "",
 				watch_base_fig_names[i], k);
@@ -645,7 +645,7 @@ static int take_baseline(struct watcher *w, struct watch_drift_fig fig[WBF_N])
 			"the benchmark run");
 	for (int i = 0; i < WBF_N; i++)
 		if (w->rep.v[i] > 0)
-			fig[i] = (struct watch_drift_fig){ mdbl_of(w->rep.v[i]), WB_REPORT,
+			fig[i] = (struct watch_drift_fig){ mdbl_of(w->rep.v[i]), WBS_REPORT,
 							   w->rep.start > 0 ? w->rep.start : 0 };
 	randread_region(w, fig);
 	{
@@ -655,7 +655,7 @@ static int take_baseline(struct watcher *w, struct watch_drift_fig fig[WBF_N])
 		double us;
 
 		if (x && *x && (us = strtod(x, &end)) > 0 && !*end)
-			fig[WBF_WAKEUP] = (struct watch_drift_fig){ mdbl_of(us), WB_ENV,
+			fig[WBF_WAKEUP] = (struct watch_drift_fig){ mdbl_of(us), WBS_ENV,
 								    (double)now.tv_sec };
 	}
 	if (w->o.rebaseline)
@@ -680,7 +680,7 @@ static int take_baseline(struct watcher *w, struct watch_drift_fig fig[WBF_N])
 	}
 	for (int i = 0; i < WD_COUNT; i++)
 		if (!fig[i].v.ok && saved.src[i] == WBS_ROUNDS && saved.v[i] > 0)
-			fig[i] = (struct watch_drift_fig){ mdbl_of(saved.v[i]), WB_ROUNDS, saved.time[i] };
+			fig[i] = (struct watch_drift_fig){ mdbl_of(saved.v[i]), WBS_ROUNDS, saved.time[i] };
 	return 0;
 }
 

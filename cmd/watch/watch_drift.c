@@ -11,8 +11,6 @@ const char *const watch_drift_names[WD_COUNT] = {
 	"randread_p99_us", "fsync_p99_us", "prime_events_per_s", "dram_ns", "wakeup_p99_us",
 };
 
-const char *const watch_base_src_names[WB_COUNT] = { "none", "report", "rounds", "env" };
-
 static const bool is_rate[WD_COUNT] = { false, false, true, false, false };
 
 static int cmp_dbl(const void *a, const void *b)
@@ -37,15 +35,15 @@ double watch_median(const double *v, unsigned n)
 
 _Static_assert((int)WD_COUNT == WATCH_BASE_METRICS && (int)WD_DRAM == WBF_DRAM &&
 	       (int)WD_WAKEUP == WBF_WAKEUP, "the drift metrics are watch_base's first figures");
-_Static_assert((int)WB_REPORT == WBS_REPORT && (int)WB_ROUNDS == WBS_ROUNDS &&
-	       (int)WB_ENV == WBS_ENV, "one list of baseline sources");
+_Static_assert((int)WBS_REPORT == WBS_REPORT && (int)WBS_ROUNDS == WBS_ROUNDS &&
+	       (int)WBS_ENV == WBS_ENV, "one list of baseline sources");
 
 static void use_fig(struct watch_drift_metric *m, const struct watch_drift_fig *f)
 {
 	static const struct mdbl none = { 0, false };
 
 	m->baseline = f && f->v.ok ? f->v : none;
-	m->baseline_src = f && f->v.ok ? f->src : WB_NONE;
+	m->baseline_src = f && f->v.ok ? f->src : WBS_NONE;
 	m->baseline_time = f && f->v.ok ? f->time : 0;
 }
 
@@ -148,7 +146,7 @@ static void learn(struct watch_drift *d, int i, const struct watch_round *r, dou
 	if (m->nfirst < d->window)
 		return;
 	d->fig[i].v = mdbl_of(watch_median(m->first, m->nfirst));
-	d->fig[i].src = WB_ROUNDS;
+	d->fig[i].src = WBS_ROUNDS;
 	d->fig[i].time = r->unix_time;
 	use_fig(m, &d->fig[i]);
 	d->learnt = true;

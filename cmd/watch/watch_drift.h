@@ -22,16 +22,6 @@ enum watch_drift_id { WD_RANDREAD = 0, WD_FSYNC, WD_PRIME, WD_DRAM, WD_WAKEUP, W
 /* "randread_p99_us", "fsync_p99_us", "prime_events_per_s", "dram_ns", "wakeup_p99_us" */
 extern const char *const watch_drift_names[WD_COUNT];
 
-/* where a drift baseline came from */
-enum watch_base_src {
-	WB_NONE = 0,  /* none yet */
-	WB_REPORT,    /* the baseline report (baseline.json) */
-	WB_ROUNDS,    /* the median of the first K gate-open rounds (wake-up) */
-	WB_ENV,       /* $VPSBENCH_WATCH_WAKEUP_BASELINE_US (tests) */
-	WB_COUNT
-};
-extern const char *const watch_base_src_names[WB_COUNT]; /* "none", "report", "rounds", "env" */
-
 struct watch_drift_metric {
 	struct mdbl baseline;
 	enum watch_base_src baseline_src;

@@ -374,8 +374,8 @@ static void drift_families(FILE *f, const struct watch_state *s)
 				v = m->baseline.v * drift_scale[i];
 				break;
 			default:
-				if (!m->baseline.ok || m->baseline_time <= 0 || m->baseline_src <= WB_NONE ||
-				    m->baseline_src >= WB_COUNT)
+				if (!m->baseline.ok || m->baseline_time <= 0 || m->baseline_src <= WBS_NONE ||
+				    m->baseline_src >= WBS_N)
 					continue;
 				v = m->baseline_time;
 				break;
@@ -388,7 +388,7 @@ static void drift_families(FILE *f, const struct watch_state *s)
 			fprintf(f, "vpsbench_watch_%s{", g[j].name);
 			drift_labels(f, s, i);
 			if (j == 4)
-				fprintf(f, ",source=\"%s\"", watch_base_src_names[m->baseline_src]);
+				fprintf(f, ",source=\"%s\"", watch_base_src_str[m->baseline_src]);
 			fprintf(f, "} %.15g\n", v);
 		}
 	}
