@@ -39,6 +39,18 @@ uint64_t watch_base_fnv1a(const void *p, size_t n)
 	return h;
 }
 
+double watch_base_utc_time(const char *s)
+{
+	struct tm tm;
+	const char *end;
+
+	memset(&tm, 0, sizeof(tm));
+	end = s ? strptime(s, "%Y-%m-%dT%H:%M:%S", &tm) : NULL;
+	if (!end || (*end != 'Z' && *end != '\0'))
+		return NAN;
+	return (double)timegm(&tm);
+}
+
 #ifdef HAVE_CJSON
 #include <cjson/cJSON.h>
 
@@ -54,17 +66,6 @@ static double num(const cJSON *o, const char *key)
 	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
 }
 
-static double parse_time(const char *s)
-{
-	struct tm tm;
-	const char *end;
-
-	memset(&tm, 0, sizeof(tm));
-	end = s ? strptime(s, "%Y-%m-%dT%H:%M:%S", &tm) : NULL;
-	if (!end || (*end != 'Z' && *end != '\0'))
-		return NAN;
-	return (double)timegm(&tm);
-}
 
 /* why a report has no figure: its metrics_detail's why, else its module's state */
 static void say_why(const cJSON *j, const char *metric, const char *module, char *out, size_t n)
@@ -168,7 +169,7 @@ int watch_base_report_parse(const char *text, struct watch_base_report *b, char 
 	st = get(get(j, "run"), "start");
 	if (cJSON_IsString(st) && st->valuestring) {
 		snprintf(b->start_s, sizeof(b->start_s), "%s", st->valuestring);
-		b->start = parse_time(st->valuestring);
+		b->start = watch_base_utc_time(st->valuestring);
 	}
 	cJSON_Delete(j);
 	return 0;

@@ -44,6 +44,9 @@ struct watch_base_report {
  * is not a vpsbench report. The wake-up figure is never in a report. */
 int watch_base_report_parse(const char *text, struct watch_base_report *b, char *why, size_t wn);
 
+/* "2026-12-02T17:00:00Z" (seconds, Z or nothing after) as Unix seconds; NAN otherwise */
+double watch_base_utc_time(const char *s);
+
 /* FNV-1a 64 of n bytes: which baseline.json a drift_baseline.json goes with */
 uint64_t watch_base_fnv1a(const void *p, size_t n);
 

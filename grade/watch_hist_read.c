@@ -52,19 +52,6 @@ static double num(const cJSON *o, const char *key)
 	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
 }
 
-/* "2026-12-02T17:00:00Z" (what the daemon writes beside "unix") */
-static double parse_time(const char *s)
-{
-	struct tm tm;
-	const char *end;
-
-	memset(&tm, 0, sizeof(tm));
-	end = s ? strptime(s, "%Y-%m-%dT%H:%M:%S", &tm) : NULL;
-	if (!end || (*end != 'Z' && *end != '\0'))
-		return NAN;
-	return (double)timegm(&tm);
-}
-
 static void probe(const cJSON *probes, enum watch_probe p, struct watch_round *r)
 {
 	const cJSON *o = get(probes, watch_hist_probe_names[p]), *st, *why;
@@ -106,7 +93,7 @@ int watch_hist_parse_line(const char *line, struct watch_round *r)
 	if (!isfinite(r->ts)) {
 		const cJSON *t = get(o, "time");
 
-		r->ts = parse_time(cJSON_IsString(t) ? t->valuestring : NULL);
+		r->ts = watch_base_utc_time(cJSON_IsString(t) ? t->valuestring : NULL);
 	}
 	if (!cJSON_IsString(sch) || !sch->valuestring || strcmp(sch->valuestring, "vpsbench-watch-1") ||
 	    !isfinite(r->ts)) {

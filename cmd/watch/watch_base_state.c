@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "cmd/watch/watch_base_state.h"
+#include "cmd/watch/watch_json.h"
 #include "report/atomic_file.h"
 
 #define SAVED_MAX_BYTES (1L << 20)
@@ -20,23 +21,6 @@ static void iso(char *buf, size_t n, double t)
 
 	if (!(t > 0) || !gmtime_r(&sec, &tm) || !strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm))
 		snprintf(buf, n, "null");
-}
-
-/* a JSON string */
-static void str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
 }
 
 int watch_base_state_save(const char *state_dir, const struct watch_drift *d,
@@ -53,7 +37,7 @@ int watch_base_state_save(const char *state_dir, const struct watch_drift *d,
 	iso(ts, sizeof(ts), (double)now.tv_sec);
 	fprintf(a.f, "{\"schema\":\"vpsbench-watch-baseline-1\",\"report_fnv1a\":\"%s\","
 		"\"written\":\"%s\",\"probe_dir\":", report_fnv1a, ts);
-	str(a.f, probe_dir);
+	watch_json_string(a.f, probe_dir);
 	fputs(",\"metrics\":{", a.f);
 	for (int i = 0; i < WBF_N; i++) {
 		const struct watch_drift_fig *f = &d->fig[i];

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cmd/watch/watch_history.h"
+#include "cmd/watch/watch_json.h"
 
 const char *const watch_probe_names[WP_COUNT] = { "randread", "fsync", "prime", "dram" };
 const char *const watch_status_names[WS_COUNT] = { "ok", "skipped", "failed" };
@@ -187,18 +188,7 @@ static void str_or_null(FILE *f, const char *s)
 		fputs("null", f);
 		return;
 	}
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	watch_json_string(f, s);
 }
 
 static void probe(FILE *f, const struct watch_probe_result *p, int id)
