@@ -36,7 +36,7 @@ shm=$(mktemp -d /dev/shm/vpsbench-test.XXXXXX 2>/dev/null) || { shm=; mkdir -p "
 PDIR=${shm:-$tmp/pdir}
 FAST=(--probe-time 50ms --every 200ms --budget 100 --max-load 100000 --max-cpu 100 --max-psi 100
 	--listen none --window "$K" --dir "$PDIR")
-echo "# load $(cut -d' ' -f1-3 /proc/loadavg)$(pgrep -x stress-ng >/dev/null && echo ', stress-ng running beside this test')"
+t_load_note
 # js FILE EXPR: a python expression over the JSON j of FILE
 js() { python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2" 2>/dev/null; }
 # last LINE_EXPR over the history's last line h

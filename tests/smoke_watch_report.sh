@@ -15,7 +15,7 @@ F=tests/fixtures/watch
 G=tests/golden
 # nothing here is timed: the figures come from recorded histories, the layout
 # from Chromium's own boxes; the load it ran under is said, not needed
-echo "  load $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs at the start"
+t_load_note
 
 # one_line_exit1 NAME WANT ARGS...: exit 1, one line on stderr containing WANT, nothing on stdout
 one_line_exit1() {
