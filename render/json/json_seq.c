@@ -3,6 +3,8 @@
  * and with several dirs also "dirs": [ one object of the same shape each ].
  * Unknown or not measured values are null.
  */
+#include <stdlib.h>
+
 #include "json_pass_io.h"
 #include "json_put.h"
 #include "render/render.h"
@@ -96,14 +98,17 @@ static int seq_dir_fill(cJSON *o, const struct seq_result *s, const struct seq_d
 cJSON *json_seq(const struct bench_report *rep, const struct bench_plan *plan)
 {
 	const struct seq_result *s = &rep->seq;
-	static const struct seq_dir_result none;
-	cJSON *o = cJSON_CreateObject(), *arr;
+	/* no dir measured: the zero result, on the heap (53 KB of rodata otherwise) */
+	struct seq_dir_result *none = s->ndirs ? NULL : calloc(1, sizeof(*none));
+	cJSON *o = (s->ndirs || none) ? cJSON_CreateObject() : NULL, *arr;
 
-	if (!o)
+	if (!o) {
+		free(none);
 		return NULL;
+	}
 	cJSON_AddNumberToObject(o, "runs_planned", plan->seq.runs);
 	cJSON_AddNumberToObject(o, "pool_bytes", (double)s->pool_bytes);
-	if (seq_dir_fill(o, s, s->ndirs ? &s->dirs[0] : &none) < 0)
+	if (seq_dir_fill(o, s, s->ndirs ? &s->dirs[0] : none) < 0)
 		goto fail;
 	if (s->ndirs > 1) {
 		arr = cJSON_AddArrayToObject(o, "dirs");
@@ -119,8 +124,10 @@ cJSON *json_seq(const struct bench_report *rep, const struct bench_plan *plan)
 				goto fail;
 		}
 	}
+	free(none);
 	return o;
 fail:
+	free(none);
 	cJSON_Delete(o);
 	return NULL;
 }
