@@ -128,6 +128,17 @@ static const struct opt_def opt_table[] = {
 	  "DUR", "measured time of qd32 and of qd1 at each size (default: 3s)" },
 	{ "storage-write-size", OK_SIZE, OFF(storage_write_size), 512, 1ULL << 50, NULL, "SIZE",
 	  "cap on each write test (default: free space less a margin)" },
+	{ "storage-repeats", OK_UINT, OFF(storage_repeats), 1, 9, NULL, "N",
+	  "measurements of each cliff size, interleaved; the knee reads their medians (default: 3)" },
+	{ "storage-warm", OK_ENUM, OFF(storage_warm), 0, 0, cache_warm_names, "MODE",
+	  "warm pass before each size's reads: seq, random (what bcache/dm-cache/L2ARC admit) or both "
+	  "(default: both)" },
+	{ "storage-write-time", OK_DUR, OFF(storage_write_time_ns), 1000000000ULL, 7200ULL * 1000000000ULL,
+	  NULL, "DUR", "time of each write test, up to 2h: 40m drains a cloud volume's ~30-minute credit "
+	  "bucket (default: its share of --storage-max-time)" },
+	{ "storage-recover-idle", OK_DUR, OFF(storage_recover_idle_ns), 1000000000ULL,
+	  7200ULL * 1000000000ULL, NULL, "DUR",
+	  "after a write test that dropped, stay idle DUR then rewrite: how much burst came back (default: off)" },
 	{ "storage-report", OK_STR, OFF(storage_report), 0, 0, NULL, "FILE",
 	  "(any profile) the JSON report (--output) of an earlier --profile storage run: a rand file in its dir "
 	  "no larger than its cliff's knee is said to be cache-served" },

@@ -75,6 +75,10 @@ struct bench_opts {
 	struct opt_u64 storage_max_time_ns;
 	struct opt_u64 storage_point_time_ns;
 	struct opt_u64 storage_write_size;
+	struct opt_u64 storage_repeats;        /* measurements per cliff size */
+	struct opt_u64 storage_warm;           /* index into cache_warm_names */
+	struct opt_u64 storage_write_time_ns;  /* each write test's time (drains credit buckets) */
+	struct opt_u64 storage_recover_idle_ns; /* idle before the rewrite probe; 0 = none */
 	const char *storage_sizes;
 	const char *storage_report; /* --storage-report FILE: a storage report to check rand against */
 

@@ -147,6 +147,8 @@ static int storage_sizes(const char *list, struct cache_spec *c, char *err, size
 	return 0;
 }
 
+const char *const cache_warm_names[] = { "seq", "random", "both", NULL };
+
 /* The storage profile's part, and the check that its caps fit its smallest step. */
 static int storage_plan(const struct bench_opts *o, struct bench_plan *plan, char *err, size_t errlen)
 {
@@ -156,6 +158,10 @@ static int storage_plan(const struct bench_opts *o, struct bench_plan *plan, cha
 	c->max_ns = o->storage_max_time_ns.set ? o->storage_max_time_ns.v : 300 * SEC;
 	c->point_ns = o->storage_point_time_ns.set ? o->storage_point_time_ns.v : 3 * SEC;
 	c->write_size = o->storage_write_size.set ? o->storage_write_size.v : 0;
+	c->repeats = o->storage_repeats.set ? (unsigned)o->storage_repeats.v : 3;
+	c->warm = o->storage_warm.set ? (enum cache_warm)o->storage_warm.v : CACHE_WARM_BOTH;
+	c->write_ns = o->storage_write_time_ns.set ? o->storage_write_time_ns.v : 0;
+	c->recover_idle_ns = o->storage_recover_idle_ns.set ? o->storage_recover_idle_ns.v : 0;
 	c->nsizes = sizeof(storage_default_sizes) / sizeof(storage_default_sizes[0]);
 	memcpy(c->sizes, storage_default_sizes, sizeof(storage_default_sizes));
 	if (o->storage_sizes && storage_sizes(o->storage_sizes, c, err, errlen) < 0)

@@ -67,11 +67,17 @@ struct fsync_spec {
 
 /* --profile storage: the cache cliff and the burst/sustained writes (modules/cache) */
 #define CACHE_SPEC_MAX 16
+enum cache_warm { CACHE_WARM_SEQ, CACHE_WARM_RANDOM, CACHE_WARM_BOTH };
+extern const char *const cache_warm_names[]; /* "seq", "random", "both", NULL */
 struct cache_spec {
 	bool on;               /* --profile storage only: never in the default */
 	uint64_t max_ns;       /* --storage-max-time: the whole part (default 5 min) */
 	uint64_t point_ns;     /* measured time of each qd at each size (default 3 s) */
 	uint64_t write_size;   /* cap on each write test's bytes; 0 = free space */
+	unsigned repeats;      /* --storage-repeats: measurements per cliff size (default 3) */
+	enum cache_warm warm;  /* --storage-warm (default both) */
+	uint64_t write_ns;     /* --storage-write-time: each write test; 0 = its share of max_ns */
+	uint64_t recover_idle_ns; /* --storage-recover-idle: 0 = no rewrite probe */
 	uint64_t sizes[CACHE_SPEC_MAX];
 	unsigned nsizes;
 };

@@ -77,8 +77,10 @@ static struct bench_report *cliff_report(void)
 		p->size = (256ULL << 20) << i; /* 256M .. 8G */
 		p->status = BENCH_OK;
 		p->iops32 = iops[i];
-		p->ios32 = (uint64_t)iops[i] * 2;
-		p->secs32 = 2;
+		p->nrep = 1;
+		p->rep[0].iops32 = iops[i];
+		p->rep[0].q32.ios = (uint64_t)iops[i] * 2;
+		p->rep[0].q32.secs = 2;
 		p->p50_1_ns = i < 3 ? 60000 : 400000;
 		p->p99_1_ns = i < 3 ? 90000 : 2000000 + 10000 * i;
 	}

@@ -15,19 +15,42 @@
 
 #define CACHE_MAX_SIZES 16
 #define CACHE_TL_MAX 3600
+/* Repeats of each cliff size (--storage-repeats): the knee reads their medians. */
+#define CACHE_MAX_REPEATS 9
 
-/* One working-set size of the cliff. */
-struct cache_point {
-	uint64_t size;               /* bytes of the file read at random */
-	enum bench_status status;    /* OK, SKIP (reason), INCOMPLETE (time cap) */
-	char reason[160];
-	uint64_t ios32;              /* 4k reads completed at qd32 */
-	double secs32;               /* their measured window */
-	double iops32;               /* ios32 / secs32; 0 = not measured */
-	uint64_t ios1;               /* 4k reads at qd1 */
-	double secs1;
+/* One run of cache_io.c's loop: what it did and on what. */
+struct cache_io_stat {
+	uint64_t ios;                /* I/Os completed */
+	double secs;                 /* their measured window */
+	double cpu_s;                /* this thread's CPU seconds in it; NAN unknown */
+	char engine[16];             /* io_uring, libaio, psync: the one that ran */
+	unsigned depth;              /* the depth it ran at (psync: 1 whatever was asked) */
+};
+
+/* One repeat of one cliff size: qd32 IOPS, then qd1 latency. */
+struct cache_rep {
+	struct cache_io_stat q32, q1;
+	double iops32;               /* q32.ios / q32.secs */
 	uint64_t p50_1_ns, p99_1_ns; /* qd1 latency percentiles (fio's rule) */
 };
+
+/* One working-set size of the cliff, measured nrep times (interleaved with the other sizes). */
+struct cache_point {
+	uint64_t size;               /* bytes of the file read at random */
+	enum bench_status status;    /* OK, SKIP (reason: no room, or the cap never reached it), INCOMPLETE, FAIL */
+	char reason[160];
+	unsigned nrep;
+	struct cache_rep rep[CACHE_MAX_REPEATS];
+	/* over the repeats: the median and the range (min, max); 0 = not measured */
+	double iops32, iops32_lo, iops32_hi;
+	double p50_1_ns, p50_1_lo_ns, p50_1_hi_ns;
+	double p99_1_ns;             /* median of the repeats' p99 */
+	double cpu_share;            /* largest qd32 CPU share (cpu_s / secs) of the repeats; NAN unknown */
+	bool cpu_bound;              /* the loop, not the disk, may have set the pace */
+};
+
+/* What showed the knee: qd32 IOPS, qd1 p50 latency, or both. */
+enum cache_knee_by { CACHE_KNEE_NONE, CACHE_KNEE_IOPS, CACHE_KNEE_LAT, CACHE_KNEE_BOTH };
 
 /* One write test: a per-second timeline and its change point. */
 struct cache_burst {
@@ -38,6 +61,9 @@ struct cache_burst {
 	unsigned depth;
 	uint64_t bytes;              /* written in the timeline's whole seconds */
 	double secs;                 /* whole seconds in the timeline */
+	uint64_t region;             /* rand: the bytes written over (past the knee when there is one) */
+	char region_why[96];         /* how that region was chosen */
+	struct cache_io_stat io;     /* engine, depth and CPU of the run */
 	unsigned n;                  /* samples */
 	double tl[CACHE_TL_MAX];     /* bytes written in second i */
 	bool size_capped;            /* stopped at the size cap */
@@ -58,6 +84,11 @@ struct cache_result {
 	unsigned npoints;
 	struct cache_point points[CACHE_MAX_SIZES];
 	int knee;                    /* index of the last cache-served point, -1 none */
+	enum cache_knee_by knee_by;  /* which figure showed it */
+	unsigned repeats;            /* measurements per size asked for */
+	char warm[8];                /* warm pass before the reads: "seq", "random" */
+	char engine[16];             /* the engine of the cliff's runs */
+	unsigned depth;              /* the depth qd32 ran at (psync: 1) */
 	uint64_t measured_up_to;     /* largest size measured (no knee: "up to") */
 	struct cache_burst seq, rnd;
 };

@@ -2,9 +2,11 @@
  * cache_io.c — 4k random I/O at a queue depth through core's engines.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "core/clock.h"
 #include "core/databuf.h"
@@ -13,9 +15,20 @@
 
 #define BS 4096u
 
+/* This thread's CPU seconds (user + system); the I/O loop runs on it. */
+static double thread_cpu_s(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru) != 0)
+		return NAN;
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
 int cache_rand_io(const struct bench_ctx *ctx, int fd, uint64_t size, unsigned depth, bool write,
-		  uint64_t ns, uint64_t *ios, double *secs, struct lat_hist *h, double *tl,
-		  unsigned tlmax, unsigned *ntl, char *err, size_t errlen)
+		  uint64_t ns, struct cache_io_stat *st, struct lat_hist *h, struct cache_io_tl *tl,
+		  char *err, size_t errlen)
 {
 	struct rand_engine e = { 0 };
 	struct rand_io *io = calloc(depth, sizeof(*io));
@@ -26,11 +39,13 @@ int cache_rand_io(const struct bench_ctx *ctx, int fd, uint64_t size, unsigned d
 	int rc = -ENOMEM;
 	unsigned inflight = 0;
 	uint64_t nblocks = size / BS, t0, end, bytes = 0, next_s;
+	uint64_t *ios = &st->ios;
+	double cpu0;
 
-	*ios = 0;
-	*secs = 0;
-	if (ntl)
-		*ntl = 0;
+	memset(st, 0, sizeof(*st));
+	st->cpu_s = NAN;
+	if (tl)
+		tl->n = 0;
 	if (!io || !done || posix_memalign(&bufs, 4096, (size_t)depth * BS)) {
 		snprintf(err, errlen, "cache: buffers: %s", strerror(ENOMEM));
 		goto cleanup;
@@ -49,6 +64,9 @@ int cache_rand_io(const struct bench_ctx *ctx, int fd, uint64_t size, unsigned d
 		snprintf(err, errlen, "cache: I/O engine: %s", why[0] ? why : strerror(-rc));
 		goto cleanup;
 	}
+	snprintf(st->engine, sizeof(st->engine), "%s", e.ops->name);
+	st->depth = e.depth; /* what the engine allows: psync runs at 1 */
+	cpu0 = thread_cpu_s();
 	t0 = mono_ns();
 	end = t0 + ns;
 	next_s = t0 + 1000000000ULL;
@@ -77,8 +95,8 @@ int cache_rand_io(const struct bench_ctx *ctx, int fd, uint64_t size, unsigned d
 		}
 		uint64_t now = mono_ns();
 
-		while (tl && now >= next_s && *ntl < tlmax) {
-			tl[(*ntl)++] = (double)bytes;
+		while (tl && now >= next_s && tl->n < tl->max) {
+			tl->v[tl->n++] = (double)bytes;
 			bytes = 0;
 			next_s += 1000000000ULL;
 		}
@@ -106,7 +124,8 @@ int cache_rand_io(const struct bench_ctx *ctx, int fd, uint64_t size, unsigned d
 			}
 		}
 	}
-	*secs = (double)(mono_ns() - t0) / 1e9;
+	st->secs = (double)(mono_ns() - t0) / 1e9;
+	st->cpu_s = thread_cpu_s() - cpu0;
 	rc = 0;
 	goto close;
 drain:

@@ -63,13 +63,13 @@ cJSON *json_cache(const struct bench_report *rep)
 		cJSON_AddNumberToObject(x, "size", (double)p->size);
 		cJSON_AddStringToObject(x, "status", bench_status_name(p->status));
 		json_add_str(x, "reason", p->reason);
-		num_or_null(x, "qd32_ios", ok, (double)p->ios32);
-		num_or_null(x, "qd32_seconds", ok, p->secs32);
+		num_or_null(x, "qd32_ios", ok, (double)p->rep[0].q32.ios);
+		num_or_null(x, "qd32_seconds", ok, p->rep[0].q32.secs);
 		num_or_null(x, "qd32_iops", ok, p->iops32);
-		num_or_null(x, "qd1_ios", ok, (double)p->ios1);
-		num_or_null(x, "qd1_seconds", ok, p->secs1);
-		num_or_null(x, "qd1_p50_ns", ok, (double)p->p50_1_ns);
-		num_or_null(x, "qd1_p99_ns", ok, (double)p->p99_1_ns);
+		num_or_null(x, "qd1_ios", ok, (double)p->rep[0].q1.ios);
+		num_or_null(x, "qd1_seconds", ok, p->rep[0].q1.secs);
+		num_or_null(x, "qd1_p50_ns", ok, p->p50_1_ns);
+		num_or_null(x, "qd1_p99_ns", ok, p->p99_1_ns);
 		cJSON_AddItemToArray(pts, x);
 	}
 	cJSON_AddItemToObject(o, "cliff", pts);

@@ -44,14 +44,14 @@ void text_cache(FILE *f, const struct bench_report *rep, const struct render_sty
 			continue;
 		}
 		fprintf(f, "  %8.0fM  %12.0f %12.1f %12.1f%s\n", mib(p->size), p->iops32,
-			(double)p->p50_1_ns / 1e3, (double)p->p99_1_ns / 1e3,
+			p->p50_1_ns / 1e3, p->p99_1_ns / 1e3,
 			r->knee >= 0 && (int)i > r->knee ? "  device" : r->knee >= 0 ? "  cache" : "");
 	}
 	if (r->knee >= 0 && r->knee + 1 < (int)r->npoints) {
 		const struct cache_point *k = &r->points[r->knee], *d = &r->points[r->knee + 1];
 
 		fprintf(f, "  served from a cache up to ~%.2f GiB; beyond it: %.0f IOPS, p99 %.2f ms\n",
-			gib(k->size), d->iops32, (double)d->p99_1_ns / 1e6);
+			gib(k->size), d->iops32, d->p99_1_ns / 1e6);
 	} else if (r->measured_up_to) {
 		fprintf(f, "  no cache effect up to %.2f GiB\n", gib(r->measured_up_to));
 	}
