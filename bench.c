@@ -486,6 +486,13 @@ int main(int argc, char **argv)
 	rep.labels = opts.labels;
 	clock_gettime(CLOCK_REALTIME, &rep.start_real);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (ctx.notice) { /* what the whole run will do, the storage part's cap included */
+		char line[480] = "";
+
+		progress_plan_line(&ctx, line, sizeof(line));
+		if (line[0] && strchr(line, ' '))
+			ctx.notice(&ctx, line);
+	}
 	run_modules(&ctx, &rep);
 	if (ctx.live)
 		progress_stop(&live); /* the status line is gone before the report prints */
