@@ -6,8 +6,10 @@
  * sizes never reached, and a capped part reads module_ok 0 and
  * run_complete 0 (promtool-clean); the JSON section's nulls carry their
  * reason; the text header says the engine, its depth and the budget used;
- * the plan's storage time counts --storage-write-time and is in the ETA.
+ * the plan's storage time counts --storage-write-time and is in the ETA;
+ * a psync fallback keeps the engines' refusals.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #include <unistd.h>
 
 #include "core/options.h"
+#include "core/rand_engine.h"
 #include "render/progress.h"
 #include "render/render.h"
 #include "th.h"
@@ -306,4 +309,65 @@ TH_TEST(plan_storage_time_in_eta)
 	o.profile = NULL;
 	progress_plan_work(&ctx, MOD_cache, &b, &ns);
 	TH_EQ_INT(ns, 0);
+}
+
+/* io_uring and libaio refuse (the test seam): the cliff falls back to psync. */
+static int refuse_async(const char *engine, unsigned depth)
+{
+	(void)depth;
+	return strcmp(engine, "psync") ? -EPERM : 0;
+}
+
+/*
+ * The storage part on psync because io_uring and libaio refused: its
+ * depth (1) and the refusals are kept for the report; a 1 s cap leaves no
+ * room for the random write test, which says so (not a bare "time cap").
+ */
+TH_TEST(cache_engine_fallback_says_why)
+{
+	char dir[] = "/var/tmp/vpsbench-test.XXXXXX";
+	struct bench_opts o;
+	struct bench_plan pl;
+	struct bench_ctx ctx;
+	struct mod_outcome out;
+	struct cache_result *r = calloc(1, sizeof(*r));
+
+	if (!r || !mkdtemp(dir)) {
+		free(r);
+		th_skip("no temp dir");
+		return;
+	}
+	memset(&o, 0, sizeof(o));
+	memset(&pl, 0, sizeof(pl));
+	memset(&ctx, 0, sizeof(ctx));
+	memset(&out, 0, sizeof(out));
+	o.dirs[0] = dir;
+	o.ndirs = 1;
+	pl.engine = ENGINE_AUTO;
+	pl.storage.on = true;
+	pl.storage.max_ns = 1000000000ULL;
+	pl.storage.point_ns = 50000000ULL;
+	pl.storage.repeats = 1;
+	pl.storage.sizes[0] = 4ULL << 20;
+	pl.storage.nsizes = 1;
+	ctx.opts = &o;
+	ctx.plan = &pl;
+	ctx.root = "";
+	rand_engine_init_hook = refuse_async;
+	bench_mod_cache.run(&ctx, r, &out);
+	rand_engine_init_hook = NULL;
+	rmdir(dir);
+	if (r->npoints == 0 || r->points[0].status != BENCH_OK) {
+		th_skip(r->npoints ? r->points[0].reason : out.reason); /* O_DIRECT refused here: tmpfs */
+		free(r);
+		return;
+	}
+	TH_EQ_STR(r->engine, "psync");
+	TH_EQ_INT(r->depth, 1);
+	TH_CHECK(strstr(r->engine_why, "io_uring") && strstr(r->engine_why, strerror(EPERM)));
+	TH_EQ_INT(r->planned_ns, 1000000000ULL);
+	TH_EQ_INT(r->rnd.status, BENCH_SKIP);
+	TH_CHECK(strstr(r->rnd.reason, "less than 2 x 2 s") != NULL);
+	TH_CHECK(r->time_capped);
+	free(r);
 }

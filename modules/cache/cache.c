@@ -54,11 +54,13 @@ int cache_seq_io(struct cache_run *cr, uint64_t from, uint64_t to, bool write, u
 
 /* The random write test's least time: cache_write.c skips it below this. */
 #define RAND_WRITE_MIN_NS 2000000000ULL
+/* what passes between this split and cache_write.c's own reading of the clock */
+#define RAND_WRITE_SLACK_NS 20000000ULL
 
 /*
- * Why the cliff ran on psync when io_uring and libaio were allowed: one
- * more open of the engine on the cliff's file, its fallback reason kept
- * (cache_io.c's open drops it). "" when it cannot tell.
+ * Why the cliff's qd32 ran shallower than 32 (psync: io_uring and libaio
+ * refused; libaio: aio-max-nr): one more open of the engine on the
+ * cliff's file, its fallback reason kept (cache_io.c's open drops it).
  */
 static void engine_why(struct cache_run *cr, struct cache_result *r)
 {
@@ -72,9 +74,9 @@ static void engine_why(struct cache_run *cr, struct cache_result *r)
 		goto cleanup;
 	for (unsigned i = 0; i < 32; i++)
 		io[i].buf = (char *)bufs + (size_t)i * 4096;
-	if (rand_engine_open(ENGINE_AUTO, cr->ctx->root, &e, why, sizeof(why)) == 0) {
-		if (strcmp(e.ops->name, "psync"))
-			snprintf(why, sizeof(why), "%s opened on a later try", e.ops->name);
+	if (rand_engine_open(cr->ctx->plan->engine, cr->ctx->root, &e, why, sizeof(why)) == 0) {
+		if (strcmp(e.ops->name, r->engine) || e.depth != r->depth)
+			snprintf(why, sizeof(why), "%s at depth %u on a later try", e.ops->name, e.depth);
 		rand_engine_close(&e);
 	}
 	snprintf(r->engine_why, sizeof(r->engine_why), "%.127s", why);
@@ -105,21 +107,33 @@ static void writes(struct cache_run *cr, struct cache_result *r)
 	uint64_t share = sp->write_ns ? sp->write_ns : sp->max_ns / 5;
 	uint64_t each = r->time_capped && !sp->write_ns ? left / 2 : share < left / 2 ? share : left / 2;
 
-	if (cr->have && each >= RAND_WRITE_MIN_NS && !bench_stopped(cr->ctx)) {
+	/* a short cap's 20% below the random test's least time: the least time, when it is left */
+	if (!sp->write_ns && each < RAND_WRITE_MIN_NS + RAND_WRITE_SLACK_NS &&
+	    left / 2 >= RAND_WRITE_MIN_NS + RAND_WRITE_SLACK_NS)
+		each = RAND_WRITE_MIN_NS + RAND_WRITE_SLACK_NS;
+
+	if (!cr->have || bench_stopped(cr->ctx)) {
+		/* no cliff file (nothing laid out) or a signal: the random test is not run */
+	} else if (each >= RAND_WRITE_MIN_NS + RAND_WRITE_SLACK_NS) {
 		cr->write_ns = each;
 		step(cr->ctx, "random writes", each, 0);
 		cache_write_rand(cr, r);
 		step(cr->ctx, "random writes", each, 1);
-	} else if (cr->have) {
+	} else {
 		struct cache_burst *b = &r->rnd;
 
 		b->status = BENCH_SKIP;
 		snprintf(b->kind, sizeof(b->kind), "rand-4k");
-		snprintf(b->reason, sizeof(b->reason),
-			 "time cap: %.1f s of the %.0f s budget left after the cliff, less than 2 x 2 s "
-			 "for both write tests", (double)left / 1e9, (double)r->planned_ns / 1e9);
-		r->time_capped = true;
-		each = left;
+		if (sp->write_ns && sp->write_ns < RAND_WRITE_MIN_NS + RAND_WRITE_SLACK_NS) {
+			snprintf(b->reason, sizeof(b->reason), "--storage-write-time %.1f s: less than the "
+				 "2 s the random write test needs", (double)sp->write_ns / 1e9);
+		} else {
+			snprintf(b->reason, sizeof(b->reason),
+				 "time cap: %.1f s of the %.0f s budget left after the cliff, less than 2 x 2 s "
+				 "for both write tests", (double)left / 1e9, (double)r->planned_ns / 1e9);
+			r->time_capped = true;
+			each = left;
+		}
 	}
 	testfile_remove(&cr->tf);
 	if (bench_stopped(cr->ctx))
@@ -174,7 +188,10 @@ static enum bench_status cache_run(const struct bench_ctx *ctx, void *result, st
 	step(ctx, "cliff", cr.cliff_end - cr.t0, 0);
 	cache_cliff(&cr, r);
 	step(ctx, "cliff", cr.cliff_end - cr.t0, 1);
-	if (!strcmp(r->engine, "psync") && ctx->plan->engine == ENGINE_AUTO && r->depth < 32)
+	/* qd32 ran shallower than asked: say why (psync asked for, or the engines' refusals) */
+	if (!strcmp(r->engine, "psync") && ctx->plan->engine == ENGINE_PSYNC)
+		snprintf(r->engine_why, sizeof(r->engine_why), "--engine psync");
+	else if (r->engine[0] && r->depth < 32)
 		engine_why(&cr, r);
 	writes(&cr, r); /* removes the cliff's file */
 	r->elapsed_s = (double)(mono_ns() - cr.t0) / 1e9;
