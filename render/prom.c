@@ -379,6 +379,24 @@ static double pt_nrep(const struct cache_point *c) { return c->nrep; }
 static double pt_cpu(const struct cache_point *c) { return c->cpu_share; }
 static double pt_cpu_bound(const struct cache_point *c) { return c->cpu_bound; }
 
+/* Per measured size (gauges, not a summary: the medians over the repeats of each run's percentile). */
+static const struct {
+	const char *name, *help;
+	double (*v)(const struct cache_point *);
+} cliff_fams[] = {
+	{ "vpsbench_storage_cliff_iops",
+	  "4k random read IOPS at qd32 over a working set of size bytes, after a warm pass: the median of the repeats", pt_iops },
+	{ "vpsbench_storage_cliff_iops_min", "the lowest repeat's qd32 IOPS at the size", pt_iops_lo },
+	{ "vpsbench_storage_cliff_iops_max", "the highest repeat's qd32 IOPS at the size", pt_iops_hi },
+	{ "vpsbench_storage_cliff_qd1_p50_seconds", "4k random read p50 at qd1 at the size, seconds: the median of the repeats", pt_p50 },
+	{ "vpsbench_storage_cliff_qd1_p99_seconds", "4k random read p99 at qd1 at the size, seconds: the median of the repeats", pt_p99 },
+	{ "vpsbench_storage_cliff_qd1_p50_min_seconds", "the lowest repeat's qd1 p50 at the size, seconds", pt_p50_lo },
+	{ "vpsbench_storage_cliff_qd1_p50_max_seconds", "the highest repeat's qd1 p50 at the size, seconds", pt_p50_hi },
+	{ "vpsbench_storage_cliff_repeats", "measurements behind the size's figures", pt_nrep },
+	{ "vpsbench_storage_cliff_cpu_share_ratio", "the qd32 loop's CPU time over its wall time (the largest repeat's, 0-1)", pt_cpu },
+	{ "vpsbench_storage_cliff_cpu_bound", "1 when the loop, not the disk, may have set the pace", pt_cpu_bound },
+};
+
 /* Sizes not measured: skipped points (their reason) and the plan's sizes the run never reached. */
 static void cliff_skipped(struct prom *p, const struct bench_plan *plan)
 {
@@ -499,6 +517,18 @@ static double wr_drop(const struct cache_burst *b) { return b->found; }
 static double wr_change(const struct cache_burst *b) { return b->found ? b->change_s : NAN; }
 static double wr_burst_bytes(const struct cache_burst *b) { return b->found ? b->burst_bytes : NAN; }
 
+static const struct {
+	const char *name, *help;
+	double (*v)(const struct cache_burst *);
+} write_fams[] = {
+	{ "vpsbench_storage_write_burst_bytes", "bytes written at the burst rate before the drop", wr_burst_bytes },
+	{ "vpsbench_storage_write_drop", "1 when the rate dropped and stayed down, 0 when not", wr_drop },
+	{ "vpsbench_storage_write_change_seconds", "second of the test at which the last drop came", wr_change },
+	{ "vpsbench_storage_write_region_bytes", "bytes of the region the test wrote over", wr_region },
+	{ "vpsbench_storage_write_bytes", "bytes the test wrote in its timeline", wr_bytes },
+	{ "vpsbench_storage_write_seconds", "the test's timeline, seconds", wr_secs },
+};
+
 /* The storage profile: the part, cliff points with their spread, each write test. */
 static void cache_families(struct prom *p, const struct bench_plan *plan)
 {
@@ -508,21 +538,8 @@ static void cache_families(struct prom *p, const struct bench_plan *plan)
 	if (!render_section_ran(p->rep, MOD_cache))
 		return;
 	storage_part(p);
-	cliff_family(p, "vpsbench_storage_cliff_iops",
-		     "4k random read IOPS at qd32 over a working set of size bytes, after a warm pass: the median of the repeats", pt_iops);
-	cliff_family(p, "vpsbench_storage_cliff_iops_min", "the lowest repeat's qd32 IOPS at the size", pt_iops_lo);
-	cliff_family(p, "vpsbench_storage_cliff_iops_max", "the highest repeat's qd32 IOPS at the size", pt_iops_hi);
-	/* gauges, not a summary: the medians over the repeats of each run's percentile */
-	cliff_family(p, "vpsbench_storage_cliff_qd1_p50_seconds",
-		     "4k random read latency p50 at qd1 over a working set of size bytes, seconds: the median of the repeats", pt_p50);
-	cliff_family(p, "vpsbench_storage_cliff_qd1_p99_seconds",
-		     "4k random read latency p99 at qd1 over a working set of size bytes, seconds: the median of the repeats", pt_p99);
-	cliff_family(p, "vpsbench_storage_cliff_qd1_p50_min_seconds", "the lowest repeat's qd1 p50 at the size, seconds", pt_p50_lo);
-	cliff_family(p, "vpsbench_storage_cliff_qd1_p50_max_seconds", "the highest repeat's qd1 p50 at the size, seconds", pt_p50_hi);
-	cliff_family(p, "vpsbench_storage_cliff_repeats", "measurements behind the size's figures", pt_nrep);
-	cliff_family(p, "vpsbench_storage_cliff_cpu_share_ratio",
-		     "the qd32 loop's CPU time over its wall time at the size (the largest of the repeats, 0-1)", pt_cpu);
-	cliff_family(p, "vpsbench_storage_cliff_cpu_bound", "1 when the loop, not the disk, may have set the pace", pt_cpu_bound);
+	for (size_t i = 0; i < sizeof(cliff_fams) / sizeof(cliff_fams[0]); i++)
+		cliff_family(p, cliff_fams[i].name, cliff_fams[i].help, cliff_fams[i].v);
 	cliff_skipped(p, plan);
 	any = false;
 	for (int k = 0; k < 2; k++) {
@@ -537,12 +554,8 @@ static void cache_families(struct prom *p, const struct bench_plan *plan)
 		sample(p, "", b->burst_bps, "dir", r->dir, "test", b->kind, "phase", "burst", NULL);
 		sample(p, "", b->sustained_bps, "dir", r->dir, "test", b->kind, "phase", "sustained", NULL);
 	}
-	write_family(p, "vpsbench_storage_write_burst_bytes", "bytes written at the burst rate before the drop", wr_burst_bytes);
-	write_family(p, "vpsbench_storage_write_drop", "1 when the rate dropped and stayed down, 0 when not", wr_drop);
-	write_family(p, "vpsbench_storage_write_change_seconds", "second of the test at which the last drop came", wr_change);
-	write_family(p, "vpsbench_storage_write_region_bytes", "bytes of the region the test wrote over", wr_region);
-	write_family(p, "vpsbench_storage_write_bytes", "bytes the test wrote in its timeline", wr_bytes);
-	write_family(p, "vpsbench_storage_write_seconds", "the test's timeline, seconds", wr_secs);
+	for (size_t i = 0; i < sizeof(write_fams) / sizeof(write_fams[0]); i++)
+		write_family(p, write_fams[i].name, write_fams[i].help, write_fams[i].v);
 	any = false;
 	for (int k = 0; k < 2; k++) {
 		const struct cache_burst *b = k ? &r->rnd : &r->seq;
