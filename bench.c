@@ -486,11 +486,12 @@ int main(int argc, char **argv)
 	rep.labels = opts.labels;
 	clock_gettime(CLOCK_REALTIME, &rep.start_real);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (ctx.notice) { /* what the whole run will do, the storage part's cap included */
-		char line[480] = "";
+	/* a run with the storage part (minutes): what the whole run will do, its cap included */
+	if (ctx.notice && options_module_selected(&opts, MOD_cache)) {
+		char line[480];
 
 		progress_plan_line(&ctx, line, sizeof(line));
-		if (line[0] && strchr(line, ' '))
+		if (line[0])
 			ctx.notice(&ctx, line);
 	}
 	run_modules(&ctx, &rep);

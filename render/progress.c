@@ -190,7 +190,11 @@ void progress_plan_line(const struct bench_ctx *ctx, char *buf, size_t n)
 		if (len < n)
 			len += (size_t)snprintf(buf + len, n - len, ",");
 	}
-	if (len >= n || !(tot_b || tot_ns))
+	if (!(tot_b || tot_ns)) {
+		buf[0] = '\0'; /* nothing planned */
+		return;
+	}
+	if (len >= n)
 		return;
 	buf[len - 1] = '\0'; /* the last comma */
 	fmt_dur(d, sizeof(d), tot_ns);

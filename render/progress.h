@@ -52,7 +52,8 @@ void progress_plan_work(const struct bench_ctx *ctx, int mod, uint64_t *bytes, u
 /*
  * The run's plan in one line, shown before the first module: each
  * module's planned bytes and time (the storage part's cap included) and
- * the sum, "plan: seq 4.0 GiB, rand 1.0 GiB + 45 s, cache 5 min (at most): ...".
+ * the sum, "plan: seq 4.0 GiB, rand 1.0 GiB + 45 s, storage 5 min (at most): ...";
+ * "" when nothing is planned. bench.c shows it before a run with the storage part.
  */
 void progress_plan_line(const struct bench_ctx *ctx, char *buf, size_t n);
 

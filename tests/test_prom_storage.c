@@ -305,10 +305,12 @@ TH_TEST(plan_storage_time_in_eta)
 	TH_EQ_INT(ns, plan_storage_ns(&pl.storage));
 	progress_plan_line(&ctx, line, sizeof(line));
 	TH_EQ_STR(line, "plan: storage 24 min (at most): about 24 min");
-	/* not in a run without --profile storage */
+	/* not in a run without --profile storage: nothing planned, no line */
 	o.profile = NULL;
 	progress_plan_work(&ctx, MOD_cache, &b, &ns);
 	TH_EQ_INT(ns, 0);
+	progress_plan_line(&ctx, line, sizeof(line));
+	TH_EQ_STR(line, "");
 }
 
 /* io_uring and libaio refuse (the test seam): the cliff falls back to psync. */
