@@ -4,6 +4,10 @@
 # cliff IOPS recomputed from its ios/seconds, each write test's bytes
 # from its timeline, the text shows the JSON's figures, nothing is left in
 # the directory, and bad caps are one line naming the option, exit 1.
+# Issue #41: a capped part reads module_ok 0 / run_complete 0 in prom
+# (promtool-clean), the plan line with the part's cap comes first, the
+# budget used is in text and JSON, a cap is used to its end, and a psync
+# run says depth 1, not qd32, in every format.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
@@ -106,6 +110,11 @@ $BIN --profile storage --only cache --dir "$D" --engine psync --storage-sizes 16
 	--storage-max-time 5s --output "$D/p.json" --prom-file "$D/p.prom" --no-color >"$D/p.txt" 2>"$D/p.err"
 t_check "psync: text says depth 1, not qd32, and why" grep -q "engine psync: depth 1, not qd32 (--engine psync)" "$D/p.txt"
 t_json "$D/p.json" 'j["storage"]["engine"] == "psync"' 'j["storage"]["iodepth"] == 1' && t_ok "psync: JSON engine psync, iodepth 1" || t_fail "psync: JSON engine psync, iodepth 1"
+# a 5 s cap is used to its end, and a write test it leaves out says why (not a bare "time cap reached")
+t_json "$D/p.json" 'j["storage"]["budget_s"] == 5' \
+	'not j["storage"]["time_capped"] or j["storage"]["elapsed_s"] >= 0.75 * j["storage"]["budget_s"]' \
+	'j["storage"]["rand_write"]["reason"] != "time cap reached"' &&
+	t_ok "5 s cap: used to its end, the reason said" || t_fail "5 s cap: used to its end, the reason said"
 t_check "psync: prom engine_info depth 1" grep -q 'vpsbench_storage_engine_info{dir="[^"]*",part="cliff",engine="psync",depth="1"} 1' "$D/p.prom"
 rm -f "$D/p.json" "$D/p.prom" "$D/p.txt" "$D/p.err"
 
