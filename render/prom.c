@@ -446,7 +446,7 @@ static void storage_part(struct prom *p)
 {
 	const struct cache_result *r = &p->rep->cache;
 	char d[16];
-	bool measured = false;
+	unsigned measured = 0;
 
 	family(p, "vpsbench_storage_incomplete", "gauge",
 	       "1 when --storage-max-time cut the storage part short (its figures are partial), else 0");
@@ -473,12 +473,13 @@ static void storage_part(struct prom *p)
 		}
 	}
 	for (unsigned i = 0; i < r->npoints; i++)
-		measured |= r->points[i].status == BENCH_OK;
-	if (!measured)
-		return;
-	family(p, "vpsbench_storage_knee_found", "gauge",
-	       "1 when the cliff found a cache knee in the medians, 0 when not");
-	sample(p, "", r->knee >= 0, "dir", r->dir, NULL);
+		measured += r->points[i].status == BENCH_OK;
+	/* a knee needs two sizes: with fewer it is unknown, no sample */
+	if (measured >= 2) {
+		family(p, "vpsbench_storage_knee_found", "gauge",
+		       "1 when the cliff found a cache knee in the medians, 0 when not (2 sizes or more measured)");
+		sample(p, "", r->knee >= 0, "dir", r->dir, NULL);
+	}
 	if (r->knee >= 0 && r->knee < (int)r->npoints) {
 		family(p, "vpsbench_storage_knee_bytes", "gauge",
 		       "the largest working set served from a cache, bytes; by: the figure that showed it (iops, latency, both)");

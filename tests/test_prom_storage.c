@@ -155,6 +155,13 @@ TH_TEST(prom_storage_figures)
 	TH_NEAR(value_of(s, "vpsbench_storage_engine_info{dir=\"/srv\",part=\"cliff\",engine=\"psync\",depth=\"1\"}"), 1, 0);
 	TH_NEAR(value_of(s, "vpsbench_storage_budget_seconds{dir=\"/srv\"}"), 60, 0);
 	TH_NEAR(value_of(s, "vpsbench_storage_elapsed_seconds{dir=\"/srv\"}"), 41.5, 0);
+	free(s);
+	/* one size measured: whether there is a knee is unknown, not 0 */
+	rep->cache.points[1].status = rep->cache.points[2].status = BENCH_INCOMPLETE;
+	rep->cache.knee = -1;
+	s = prom_of(rep);
+	TH_CHECK(s && strstr(s, "vpsbench_storage_knee_found{") == NULL);
+	TH_CHECK(s && strstr(s, "vpsbench_storage_cliff_iops{dir=\"/srv\",size=\"268435456\"}") != NULL);
 	plan.storage.nsizes = 0;
 	free(s);
 	free(rep);
