@@ -112,8 +112,13 @@ static void writes(struct cache_run *cr, struct cache_result *r)
 	    left / 2 >= RAND_WRITE_MIN_NS + RAND_WRITE_SLACK_NS)
 		each = RAND_WRITE_MIN_NS + RAND_WRITE_SLACK_NS;
 
-	if (!cr->have || bench_stopped(cr->ctx)) {
-		/* no cliff file (nothing laid out) or a signal: the random test is not run */
+	if (bench_stopped(cr->ctx)) {
+		/* a signal: the random test is not run */
+	} else if (!cr->have) {
+		r->rnd.status = BENCH_SKIP;
+		snprintf(r->rnd.kind, sizeof(r->rnd.kind), "rand-4k");
+		snprintf(r->rnd.reason, sizeof(r->rnd.reason), "no region: the cliff laid out no file (%s)",
+			 r->time_capped ? "time cap" : "no room");
 	} else if (each >= RAND_WRITE_MIN_NS + RAND_WRITE_SLACK_NS) {
 		cr->write_ns = each;
 		step(cr->ctx, "random writes", each, 0);
