@@ -486,6 +486,14 @@ int main(int argc, char **argv)
 	rep.labels = opts.labels;
 	clock_gettime(CLOCK_REALTIME, &rep.start_real);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* a run with the storage part (minutes): what the whole run will do, its cap included */
+	if (ctx.notice && options_module_selected(&opts, MOD_cache)) {
+		char line[480];
+
+		progress_plan_line(&ctx, line, sizeof(line));
+		if (line[0])
+			ctx.notice(&ctx, line);
+	}
 	run_modules(&ctx, &rep);
 	if (ctx.live)
 		progress_stop(&live); /* the status line is gone before the report prints */

@@ -121,7 +121,8 @@ static const struct opt_def opt_table[] = {
 	  "bytes per write, each followed by fdatasync (default: 2300)" },
 	{ NULL, OK_SECTION, 0, 0, 0, NULL, NULL, "Storage profile (cache; only with --profile storage)" },
 	{ "storage-max-time", OK_DUR, OFF(storage_max_time_ns), 1000000000ULL, 86400ULL * 1000000000ULL, NULL,
-	  "DUR", "cap on the cliff and write tests together (default: 5m)" },
+	  "DUR", "cap on the cliff and write tests together (default: 5m; with --storage-write-time the "
+	  "cliff gets 60% of it and the write tests their own time)" },
 	{ "storage-sizes", OK_STR, OFF(storage_sizes), 0, 0, NULL, "LIST",
 	  "cliff working sets, growing, multiples of 1M (default: 256M,1G,4G,16G,32G...)" },
 	{ "storage-point-time", OK_DUR, OFF(storage_point_time_ns), 100000000ULL, 3600ULL * 1000000000ULL, NULL,
@@ -134,8 +135,8 @@ static const struct opt_def opt_table[] = {
 	  "warm pass before each size's reads: seq, random (what bcache/dm-cache/L2ARC admit) or both "
 	  "(default: both)" },
 	{ "storage-write-time", OK_DUR, OFF(storage_write_time_ns), 1000000000ULL, 7200ULL * 1000000000ULL,
-	  NULL, "DUR", "time of each write test, up to 2h: 40m drains a cloud volume's ~30-minute credit "
-	  "bucket (default: its share of --storage-max-time)" },
+	  NULL, "DUR", "time of each write test, up to 2h, added to the part's cap: 40m drains a cloud "
+	  "volume's ~30-minute credit bucket (default: 20% of --storage-max-time each)" },
 	{ "storage-recover-idle", OK_DUR, OFF(storage_recover_idle_ns), 1000000000ULL,
 	  7200ULL * 1000000000ULL, NULL, "DUR",
 	  "after a write test that dropped, stay idle DUR then rewrite: how much burst came back (default: off)" },

@@ -180,6 +180,19 @@ static int storage_plan(const struct bench_opts *o, struct bench_plan *plan, cha
 	return 0;
 }
 
+uint64_t plan_storage_cliff_ns(const struct cache_spec *c)
+{
+	return c->max_ns / 10 * 6;
+}
+
+uint64_t plan_storage_ns(const struct cache_spec *c)
+{
+	/* --storage-write-time is each write test's own time, on top of the cliff's share */
+	uint64_t writes = c->write_ns ? 2 * c->write_ns : c->max_ns - plan_storage_cliff_ns(c);
+
+	return plan_storage_cliff_ns(c) + writes + c->recover_idle_ns;
+}
+
 static const struct profile_def *profile_named(const char *name);
 
 bool plan_pass_is_yabs(const struct rand_pass_spec *p)

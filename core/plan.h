@@ -82,6 +82,15 @@ struct cache_spec {
 	unsigned nsizes;
 };
 
+/*
+ * The storage part's time: the cliff's share (60% of --storage-max-time),
+ * and the whole part: the cap, or with --storage-write-time the cliff's
+ * share + 2 x the write time; + --storage-recover-idle. The plan shown
+ * before the run, the ETA and the part's deadline all read these.
+ */
+uint64_t plan_storage_cliff_ns(const struct cache_spec *c);
+uint64_t plan_storage_ns(const struct cache_spec *c);
+
 struct bench_plan {
 	char profile[64];
 	char profile_desc[160];

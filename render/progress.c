@@ -148,7 +148,62 @@ void progress_plan_work(const struct bench_ctx *ctx, int mod, uint64_t *bytes, u
 	} else if (mod == MOD_cpu) {
 		/* two prime passes, four crypto passes of 8% each */
 		*ns = pl->cpu.time_ns * 2 + pl->cpu.time_ns * 32 / 100;
+	} else if (mod == MOD_cache) {
+		/* the storage part's budget: it runs to its cap unless every size is measured early */
+		*ns = plan_storage_ns(&pl->storage);
 	}
+}
+
+/* "2 min 5 s", "40 s" */
+static void fmt_dur(char *buf, size_t n, uint64_t ns)
+{
+	unsigned long long s = (ns + 500000000ULL) / 1000000000ULL;
+
+	if (s >= 60 && s % 60)
+		snprintf(buf, n, "%llu min %llu s", s / 60, s % 60);
+	else if (s >= 60)
+		snprintf(buf, n, "%llu min", s / 60);
+	else
+		snprintf(buf, n, "%llu s", s);
+}
+
+void progress_plan_line(const struct bench_ctx *ctx, char *buf, size_t n)
+{
+	uint64_t b, ns, tot_b = 0, tot_ns = 0;
+	size_t len;
+	char d[32];
+
+	len = (size_t)snprintf(buf, n, "plan:");
+	for (int m = 0; m < MOD_COUNT && len < n; m++) {
+		progress_plan_work(ctx, m, &b, &ns);
+		if (!b && !ns)
+			continue;
+		tot_b += b;
+		tot_ns += ns;
+		fmt_dur(d, sizeof(d), ns);
+		len += (size_t)snprintf(buf + len, n - len, " %s", m == MOD_cache ? "storage" : bench_modules[m]->name);
+		if (b && len < n)
+			len += (size_t)snprintf(buf + len, n - len, " %.1f GiB", (double)b / (double)(1ULL << 30));
+		if (ns && len < n)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s%s", b ? " + " : " ", d,
+						m == MOD_cache ? " (at most)" : "");
+		if (len < n)
+			len += (size_t)snprintf(buf + len, n - len, ",");
+	}
+	if (!(tot_b || tot_ns)) {
+		buf[0] = '\0'; /* nothing planned */
+		return;
+	}
+	if (len >= n)
+		return;
+	buf[len - 1] = '\0'; /* the last comma */
+	fmt_dur(d, sizeof(d), tot_ns);
+	len--;
+	if (tot_b)
+		snprintf(buf + len, n - len, ": %s plus the time %.1f GiB of I/O takes", d,
+			 (double)tot_b / (double)(1ULL << 30));
+	else
+		snprintf(buf + len, n - len, ": about %s", d);
 }
 
 /* Planned bytes one byte-counted step of mod stands for (scaled-down runs count whole). */

@@ -49,4 +49,12 @@ void progress_fmt_line(char *buf, size_t n, unsigned width, const char *module, 
 /* Planned work of a module from the plan: bytes (seq, layout) and ns (rand passes). */
 void progress_plan_work(const struct bench_ctx *ctx, int mod, uint64_t *bytes, uint64_t *ns);
 
+/*
+ * The run's plan in one line, shown before the first module: each
+ * module's planned bytes and time (the storage part's cap included) and
+ * the sum, "plan: seq 4.0 GiB, rand 1.0 GiB + 45 s, storage 5 min (at most): ...";
+ * "" when nothing is planned. bench.c shows it before a run with the storage part.
+ */
+void progress_plan_line(const struct bench_ctx *ctx, char *buf, size_t n);
+
 #endif

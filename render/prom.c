@@ -141,6 +141,8 @@ static void node_family(struct prom *p)
 	put_number(p, 1);
 }
 
+static bool storage_capped(const struct bench_report *rep);
+
 static void run_families(struct prom *p, const struct bench_plan *plan)
 {
 	const struct bench_report *rep = p->rep;
@@ -154,16 +156,20 @@ static void run_families(struct prom *p, const struct bench_plan *plan)
 	family(p, "vpsbench_run_duration_seconds", "gauge", "wall time of the whole run, seconds");
 	sample(p, "", rep->elapsed_s, NULL);
 	family(p, "vpsbench_run_complete", "gauge",
-	       "1 when no signal stopped the run, 0 when its figures are partial");
-	sample(p, "", rep->interrupted ? 0 : 1, NULL);
+	       "1 when no signal stopped the run and no time cap cut a part short, 0 when its figures are partial");
+	sample(p, "", rep->interrupted || storage_capped(rep) ? 0 : 1, NULL);
 
 	family(p, "vpsbench_module_ok", "gauge",
-	       "1 when the module ran to completion, 0 when it was skipped, failed or stopped");
-	for (int i = 0; i < MOD_COUNT; i++)
+	       "1 when the module ran to completion, 0 when it was skipped, failed, stopped or cut short by its time cap");
+	for (int i = 0; i < MOD_COUNT; i++) {
+		/* the storage part a cap cut short: "ok" for the exit code, "incomplete" here */
+		bool capped = i == MOD_cache && storage_capped(rep);
+
 		if (rep->outcome[i].status != BENCH_NOT_RUN)
-			sample(p, "", rep->outcome[i].status == BENCH_OK, "module",
-			       bench_modules[i]->name, "status", bench_status_name(rep->outcome[i].status),
-			       NULL);
+			sample(p, "", rep->outcome[i].status == BENCH_OK && !capped, "module",
+			       bench_modules[i]->name, "status",
+			       bench_status_name(capped ? BENCH_INCOMPLETE : rep->outcome[i].status), NULL);
+	}
 	family(p, "vpsbench_module_duration_seconds", "gauge", "wall time each module took, seconds");
 	for (int i = 0; i < MOD_COUNT; i++)
 		if (rep->outcome[i].status != BENCH_NOT_RUN)
@@ -329,31 +335,240 @@ static void fsync_families(struct prom *p)
 			sample(p, "", r->dirs[i].p99_low_confidence ? 1 : 0, "dir", r->dirs[i].dir, NULL);
 }
 
-/* The storage profile: measured cliff points, each write test's rates. */
-static void cache_families(struct prom *p)
+/* A capped storage part: its figures are partial (module_ok 0, run_complete 0). */
+static bool storage_capped(const struct bench_report *rep)
+{
+	return render_section_ran(rep, MOD_cache) && rep->cache.time_capped;
+}
+
+/* "size" label of a cliff point: its bytes */
+static const char *size_label(char *buf, size_t n, uint64_t size)
+{
+	snprintf(buf, n, "%llu", (unsigned long long)size);
+	return buf;
+}
+
+/* One gauge family over the measured cliff points: v(point) per size, no sample where NAN. */
+static void cliff_family(struct prom *p, const char *name, const char *help,
+			 double (*v)(const struct cache_point *))
 {
 	const struct cache_result *r = &p->rep->cache;
 	char sz[32];
+	bool any = false;
+
+	for (unsigned i = 0; i < r->npoints; i++) {
+		const struct cache_point *c = &r->points[i];
+
+		if (c->status != BENCH_OK || !isfinite(v(c)))
+			continue;
+		if (!any)
+			family(p, name, "gauge", help);
+		any = true;
+		sample(p, "", v(c), "dir", r->dir, "size", size_label(sz, sizeof(sz), c->size), NULL);
+	}
+}
+
+static double pt_iops(const struct cache_point *c) { return c->iops32; }
+static double pt_iops_lo(const struct cache_point *c) { return c->iops32_lo; }
+static double pt_iops_hi(const struct cache_point *c) { return c->iops32_hi; }
+static double pt_p50(const struct cache_point *c) { return c->p50_1_ns / 1e9; }
+static double pt_p99(const struct cache_point *c) { return c->p99_1_ns / 1e9; }
+static double pt_p50_lo(const struct cache_point *c) { return c->p50_1_lo_ns / 1e9; }
+static double pt_p50_hi(const struct cache_point *c) { return c->p50_1_hi_ns / 1e9; }
+static double pt_nrep(const struct cache_point *c) { return c->nrep; }
+static double pt_cpu(const struct cache_point *c) { return c->cpu_share; }
+static double pt_cpu_bound(const struct cache_point *c) { return c->cpu_bound; }
+
+/* Per measured size (gauges, not a summary: the medians over the repeats of each run's percentile). */
+static const struct {
+	const char *name, *help;
+	double (*v)(const struct cache_point *);
+} cliff_fams[] = {
+	{ "vpsbench_storage_cliff_iops",
+	  "4k random read IOPS at qd32 over a working set of size bytes, after a warm pass: the median of the repeats", pt_iops },
+	{ "vpsbench_storage_cliff_iops_min", "the lowest repeat's qd32 IOPS at the size", pt_iops_lo },
+	{ "vpsbench_storage_cliff_iops_max", "the highest repeat's qd32 IOPS at the size", pt_iops_hi },
+	{ "vpsbench_storage_cliff_qd1_p50_seconds", "4k random read p50 at qd1 at the size, seconds: the median of the repeats", pt_p50 },
+	{ "vpsbench_storage_cliff_qd1_p99_seconds", "4k random read p99 at qd1 at the size, seconds: the median of the repeats", pt_p99 },
+	{ "vpsbench_storage_cliff_qd1_p50_min_seconds", "the lowest repeat's qd1 p50 at the size, seconds", pt_p50_lo },
+	{ "vpsbench_storage_cliff_qd1_p50_max_seconds", "the highest repeat's qd1 p50 at the size, seconds", pt_p50_hi },
+	{ "vpsbench_storage_cliff_repeats", "measurements behind the size's figures", pt_nrep },
+	{ "vpsbench_storage_cliff_cpu_share_ratio", "the qd32 loop's CPU time over its wall time (the largest repeat's, 0-1)", pt_cpu },
+	{ "vpsbench_storage_cliff_cpu_bound", "1 when the loop, not the disk, may have set the pace", pt_cpu_bound },
+};
+
+/* Sizes not measured: skipped points (their reason) and the plan's sizes the run never reached. */
+static void cliff_skipped(struct prom *p, const struct bench_plan *plan)
+{
+	const struct cache_result *r = &p->rep->cache;
+	const struct cache_spec *sp = &plan->storage;
+	const char *why = r->time_capped ? "not reached: time cap" : "not reached";
+	char sz[32];
+	bool any = false;
+
+	for (unsigned i = 0; i < r->npoints; i++) {
+		const struct cache_point *c = &r->points[i];
+
+		if (c->status == BENCH_OK)
+			continue;
+		if (!any)
+			family(p, "vpsbench_storage_cliff_skipped", "gauge",
+			       "1 per cliff size not measured, with its status and reason (skip: no room or the time cap)");
+		any = true;
+		sample(p, "", 1, "dir", r->dir, "size", size_label(sz, sizeof(sz), c->size), "status",
+		       bench_status_name(c->status), "reason", c->reason[0] ? c->reason : bench_status_name(c->status),
+		       NULL);
+		if (c->status == BENCH_SKIP && !r->time_capped)
+			why = "not reached: a smaller size did not fit";
+	}
+	if (p->rep->interrupted)
+		why = "not reached: interrupted";
+	for (unsigned i = 0; i < sp->nsizes; i++) {
+		bool seen = false;
+
+		for (unsigned j = 0; j < r->npoints && !seen; j++)
+			seen = r->points[j].size == sp->sizes[i];
+		if (seen || (r->npoints && sp->sizes[i] < r->points[r->npoints - 1].size))
+			continue;
+		if (!any)
+			family(p, "vpsbench_storage_cliff_skipped", "gauge",
+			       "1 per cliff size not measured, with its status and reason (skip: no room or the time cap)");
+		any = true;
+		sample(p, "", 1, "dir", r->dir, "size", size_label(sz, sizeof(sz), sp->sizes[i]), "status",
+		       bench_status_name(BENCH_SKIP), "reason", why, NULL);
+	}
+}
+
+static const char *const knee_by_names[] = { "none", "iops", "latency", "both" };
+
+/* The part: its cap, budget and time used, the incomplete mark, the engine, the knee. */
+static void storage_part(struct prom *p)
+{
+	const struct cache_result *r = &p->rep->cache;
+	char d[16];
+	unsigned measured = 0;
+
+	family(p, "vpsbench_storage_incomplete", "gauge",
+	       "1 when --storage-max-time cut the storage part short (its figures are partial), else 0");
+	sample(p, "", r->time_capped, "dir", r->dir, NULL);
+	family(p, "vpsbench_storage_max_time_seconds", "gauge", "--storage-max-time, seconds");
+	sample(p, "", (double)r->max_time_ns / 1e9, "dir", r->dir, NULL);
+	family(p, "vpsbench_storage_budget_seconds", "gauge",
+	       "the storage part's planned time and cap (with --storage-write-time: 60% of the cap + 2 x the write time), seconds");
+	sample(p, "", (double)r->planned_ns / 1e9, "dir", r->dir, NULL);
+	family(p, "vpsbench_storage_elapsed_seconds", "gauge", "time the storage part used, seconds");
+	sample(p, "", r->elapsed_s, "dir", r->dir, NULL);
+	if (r->engine[0]) {
+		family(p, "vpsbench_storage_engine_info", "gauge",
+		       "the I/O engine each storage test ran on and the depth it ran at (psync: 1, not 32); always 1");
+		snprintf(d, sizeof(d), "%u", r->depth);
+		sample(p, "", 1, "dir", r->dir, "part", "cliff", "engine", r->engine, "depth", d, NULL);
+		for (int k = 0; k < 2; k++) {
+			const struct cache_burst *b = k ? &r->rnd : &r->seq;
+
+			if (b->status != BENCH_OK || !b->io.engine[0])
+				continue;
+			snprintf(d, sizeof(d), "%u", b->io.depth);
+			sample(p, "", 1, "dir", r->dir, "part", b->kind, "engine", b->io.engine, "depth", d, NULL);
+		}
+	}
+	for (unsigned i = 0; i < r->npoints; i++)
+		measured += r->points[i].status == BENCH_OK;
+	/* a knee needs two sizes: with fewer it is unknown, no sample */
+	if (measured >= 2) {
+		family(p, "vpsbench_storage_knee_found", "gauge",
+		       "1 when the cliff found a cache knee in the medians, 0 when not (2 sizes or more measured)");
+		sample(p, "", r->knee >= 0, "dir", r->dir, NULL);
+	}
+	if (r->knee >= 0 && r->knee < (int)r->npoints) {
+		family(p, "vpsbench_storage_knee_bytes", "gauge",
+		       "the largest working set served from a cache, bytes; by: the figure that showed it (iops, latency, both)");
+		sample(p, "", (double)r->points[r->knee].size, "dir", r->dir, "by",
+		       knee_by_names[r->knee_by <= CACHE_KNEE_BOTH ? r->knee_by : 0], NULL);
+	}
+	if (r->measured_up_to) {
+		family(p, "vpsbench_storage_measured_up_to_bytes", "gauge", "the largest cliff size measured, bytes");
+		sample(p, "", (double)r->measured_up_to, "dir", r->dir, NULL);
+	}
+}
+
+/* One write-test family: v(test) per measured test. */
+static void write_family(struct prom *p, const char *name, const char *help,
+			 double (*v)(const struct cache_burst *))
+{
+	const struct cache_result *r = &p->rep->cache;
+	bool any = false;
+
+	for (int k = 0; k < 2; k++) {
+		const struct cache_burst *b = k ? &r->rnd : &r->seq;
+
+		if (b->status != BENCH_OK || !b->n || !isfinite(v(b)))
+			continue;
+		if (!any)
+			family(p, name, "gauge", help);
+		any = true;
+		sample(p, "", v(b), "dir", r->dir, "test", b->kind, NULL);
+	}
+}
+
+static double wr_bytes(const struct cache_burst *b) { return (double)b->bytes; }
+static double wr_secs(const struct cache_burst *b) { return b->secs; }
+static double wr_region(const struct cache_burst *b) { return b->region ? (double)b->region : NAN; }
+static double wr_drop(const struct cache_burst *b) { return b->found; }
+static double wr_change(const struct cache_burst *b) { return b->found ? b->change_s : NAN; }
+static double wr_burst_bytes(const struct cache_burst *b) { return b->found ? b->burst_bytes : NAN; }
+
+static const struct {
+	const char *name, *help;
+	double (*v)(const struct cache_burst *);
+} write_fams[] = {
+	{ "vpsbench_storage_write_burst_bytes", "bytes written at the burst rate before the drop", wr_burst_bytes },
+	{ "vpsbench_storage_write_drop", "1 when the rate dropped and stayed down, 0 when not", wr_drop },
+	{ "vpsbench_storage_write_change_seconds", "second of the test at which the last drop came", wr_change },
+	{ "vpsbench_storage_write_region_bytes", "bytes of the region the test wrote over", wr_region },
+	{ "vpsbench_storage_write_bytes", "bytes the test wrote in its timeline", wr_bytes },
+	{ "vpsbench_storage_write_seconds", "the test's timeline, seconds", wr_secs },
+};
+
+/* The storage profile: the part, cliff points with their spread, each write test. */
+static void cache_families(struct prom *p, const struct bench_plan *plan)
+{
+	const struct cache_result *r = &p->rep->cache;
+	bool any = false;
 
 	if (!render_section_ran(p->rep, MOD_cache))
 		return;
-	family(p, "vpsbench_storage_cliff_iops", "gauge",
-	       "4k random read IOPS at qd32 over a working set of size bytes, after a warm pass");
-	for (unsigned i = 0; i < r->npoints; i++) {
-		if (r->points[i].status != BENCH_OK)
-			continue;
-		snprintf(sz, sizeof(sz), "%llu", (unsigned long long)r->points[i].size);
-		sample(p, "", r->points[i].iops32, "dir", r->dir, "size", sz, NULL);
-	}
-	family(p, "vpsbench_storage_write_bytes_per_second", "gauge",
-	       "burst and sustained write rates (seq-1m O_DIRECT, rand-4k qd32), bytes/s");
+	storage_part(p);
+	for (size_t i = 0; i < sizeof(cliff_fams) / sizeof(cliff_fams[0]); i++)
+		cliff_family(p, cliff_fams[i].name, cliff_fams[i].help, cliff_fams[i].v);
+	cliff_skipped(p, plan);
+	any = false;
 	for (int k = 0; k < 2; k++) {
 		const struct cache_burst *b = k ? &r->rnd : &r->seq;
 
 		if (b->status != BENCH_OK || !b->n)
 			continue;
+		if (!any)
+			family(p, "vpsbench_storage_write_bytes_per_second", "gauge",
+			       "write rates (seq-1m O_DIRECT, rand-4k qd32), bytes/s: burst, and sustained (the floor after the last drop)");
+		any = true;
 		sample(p, "", b->burst_bps, "dir", r->dir, "test", b->kind, "phase", "burst", NULL);
 		sample(p, "", b->sustained_bps, "dir", r->dir, "test", b->kind, "phase", "sustained", NULL);
+	}
+	for (size_t i = 0; i < sizeof(write_fams) / sizeof(write_fams[0]); i++)
+		write_family(p, write_fams[i].name, write_fams[i].help, write_fams[i].v);
+	any = false;
+	for (int k = 0; k < 2; k++) {
+		const struct cache_burst *b = k ? &r->rnd : &r->seq;
+
+		if (b->status == BENCH_OK || b->status == BENCH_NOT_RUN)
+			continue;
+		if (!any)
+			family(p, "vpsbench_storage_write_skipped", "gauge",
+			       "1 per write test that did not run to the end, with its status and reason");
+		any = true;
+		sample(p, "", 1, "dir", r->dir, "test", b->kind[0] ? b->kind : (k ? "rand-4k" : "seq-1m"),
+		       "status", bench_status_name(b->status), "reason", b->reason, NULL);
 	}
 }
 
@@ -679,7 +894,7 @@ int render_prom(FILE *f, const struct bench_report *rep, const struct bench_plan
 	sys_families(&p);
 	io_families(&p);
 	fsync_families(&p);
-	cache_families(&p);
+	cache_families(&p, plan);
 	cpu_families(&p);
 	mem_families(&p);
 	net_families(&p);

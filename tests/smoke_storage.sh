@@ -4,6 +4,10 @@
 # cliff IOPS recomputed from its ios/seconds, each write test's bytes
 # from its timeline, the text shows the JSON's figures, nothing is left in
 # the directory, and bad caps are one line naming the option, exit 1.
+# Issue #41: a capped part reads module_ok 0 / run_complete 0 in prom
+# (promtool-clean), the plan line with the part's cap comes first, the
+# budget used is in text and JSON, a cap is used to its end, and a psync
+# run says depth 1, not qd32, in every format.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
@@ -68,6 +72,51 @@ import json,sys; d=json.load(open('$D/r.json')); r=d['storage']
 sys.exit(0 if r['incomplete'] == r['time_capped'] else 1)"
 t_check "partial run marked in text" sh -c "! grep -q '\"time_capped\": true' '$D/r.json' || grep -q 'incomplete: --storage-max-time' '$D/out.txt'"
 t_check "no test file left" [ -z "$(ls -A "$D" | grep -v '^r.json$\|^r.prom$\|^out.txt$\|^err$')" ]
+t_promtool_metrics "storage prom is promtool-clean" "$D/r.prom"
+# issue #41: a capped part is not "ok" in prom, the cap is used to its end, the budget shown
+python3 - "$D/r.json" "$D/out.txt" "$D/r.prom" "$D/err" <<'PY' && t_ok "budget used, incomplete mark, engine in every format" || t_fail "budget used, incomplete mark, engine in every format"
+import json, sys
+r = json.load(open(sys.argv[1]))["storage"]
+txt, prom, err = (open(f).read() for f in sys.argv[2:5])
+ok = True
+def bad(m):
+    global ok; ok = False; print("#", m)
+def val(series):
+    for l in prom.splitlines():
+        if l.startswith(series + " "): return float(l.split()[-1])
+    return None
+capped = r["time_capped"]
+if val("vpsbench_run_complete") != (0 if capped else 1): bad("run_complete vs time_capped")
+if val('vpsbench_module_ok{module="cache",status="%s"}' % ("incomplete" if capped else "ok")) != (0 if capped else 1):
+    bad("module_ok of cache vs time_capped")
+if val('vpsbench_storage_incomplete{dir="%s"}' % r["dir"]) != (1 if capped else 0): bad("storage_incomplete")
+if r["budget_s"] != 12 or r["planned_s"] != 12: bad("budget_s/planned_s %s/%s, not the 12 s cap" % (r["budget_s"], r["planned_s"]))
+if r["elapsed_s"] > r["budget_s"] + 2: bad("elapsed %.1f s past the budget" % r["elapsed_s"])
+# a capped part stopped by its cap used it (not 2.1 s of 5 with "time cap reached")
+if capped and r["elapsed_s"] < 0.75 * r["budget_s"]: bad("capped after only %.1f s of %s" % (r["elapsed_s"], r["budget_s"]))
+if "used %.1f s of the 12 s cap" % r["elapsed_s"] not in txt: bad("text lacks the budget used")
+if r["engine"] and ("engine %s" % r["engine"]) not in txt: bad("text lacks the engine")
+if r["engine"] and val('vpsbench_storage_engine_info{dir="%s",part="cliff",engine="%s",depth="%d"}' % (r["dir"], r["engine"], r["iodepth"])) != 1:
+    bad("prom engine_info")
+first = [l for l in err.splitlines() if l.startswith("vpsbench: ")][:1]
+if not first or not first[0].startswith("vpsbench: plan:") or "storage 12 s" not in first[0]:
+    bad("the plan with the storage part's 12 s is not the first line: %s" % first)
+print("# elapsed %.1f s of %s, capped %s, engine %s qd%s; rand_write %s %s" % (r["elapsed_s"], r["budget_s"], capped,
+      r["engine"], r["iodepth"], r["rand_write"]["status"], r["rand_write"]["reason"]))
+sys.exit(0 if ok else 1)
+PY
+# the engine that ran and its real depth: psync is depth 1, never qd32
+$BIN --profile storage --only cache --dir "$D" --engine psync --storage-sizes 16M --storage-point-time 1s \
+	--storage-max-time 5s --output "$D/p.json" --prom-file "$D/p.prom" --no-color >"$D/p.txt" 2>"$D/p.err"
+t_check "psync: text says depth 1, not qd32, and why" grep -q "engine psync: depth 1, not qd32 (--engine psync)" "$D/p.txt"
+t_json "$D/p.json" 'j["storage"]["engine"] == "psync"' 'j["storage"]["iodepth"] == 1' && t_ok "psync: JSON engine psync, iodepth 1" || t_fail "psync: JSON engine psync, iodepth 1"
+# a 5 s cap is used to its end, and a write test it leaves out says why (not a bare "time cap reached")
+t_json "$D/p.json" 'j["storage"]["budget_s"] == 5' \
+	'not j["storage"]["time_capped"] or j["storage"]["elapsed_s"] >= 0.75 * j["storage"]["budget_s"]' \
+	'j["storage"]["rand_write"]["reason"] != "time cap reached"' &&
+	t_ok "5 s cap: used to its end, the reason said" || t_fail "5 s cap: used to its end, the reason said"
+t_check "psync: prom engine_info depth 1" grep -q 'vpsbench_storage_engine_info{dir="[^"]*",part="cliff",engine="psync",depth="1"} 1' "$D/p.prom"
+rm -f "$D/p.json" "$D/p.prom" "$D/p.txt" "$D/p.err"
 
 for bad in "--storage-max-time 5x" "--storage-sizes 16M,abc" "--storage-sizes 32M,16M" \
 	"--storage-max-time 1s --storage-point-time 1s" "--storage-write-size 1k"; do

@@ -89,6 +89,7 @@ struct cache_result {
 	char warm[8];                /* warm pass before the reads: "seq", "random" */
 	char engine[16];             /* the engine of the cliff's runs */
 	unsigned depth;              /* the depth qd32 ran at (psync: 1) */
+	char engine_why[128];        /* psync though not asked: why io_uring and libaio were not used */
 	uint64_t measured_up_to;     /* largest size measured (no knee: "up to") */
 	struct cache_burst seq, rnd;
 };

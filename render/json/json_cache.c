@@ -44,6 +44,64 @@ static cJSON *burst_json(const struct cache_burst *b)
 	return o;
 }
 
+/* The section's null metrics with their reason (null_reasons). */
+static void null_reason(cJSON *o, const char *key, const char *why)
+{
+	cJSON *nr = cJSON_GetObjectItemCaseSensitive(o, "null_reasons");
+
+	if (!nr)
+		nr = cJSON_AddObjectToObject(o, "null_reasons");
+	if (nr)
+		cJSON_AddStringToObject(nr, key, why);
+}
+
+/* repeats, warm, and the engine with the depth qd32 really ran at (psync: 1). */
+static void section_keys(cJSON *o, const struct cache_result *r)
+{
+	cJSON_AddNumberToObject(o, "repeats", r->repeats);
+	json_add_str(o, "warm", r->warm);
+	if (r->engine[0]) {
+		cJSON_AddStringToObject(o, "engine", r->engine);
+		cJSON_AddNumberToObject(o, "iodepth", r->depth);
+	} else {
+		cJSON_AddNullToObject(o, "engine");
+		cJSON_AddNullToObject(o, "iodepth");
+		null_reason(o, "engine", "no cliff size measured");
+		null_reason(o, "iodepth", "no cliff size measured");
+	}
+	json_add_str(o, "engine_fallback", r->engine_why);
+}
+
+/* knee_size, knee_by and measured_up_to, each null with its reason. */
+static void knee_keys(cJSON *o, const struct cache_result *r)
+{
+	static const char *const by[] = { NULL, "iops", "latency", "both" };
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < r->npoints; i++)
+		n += r->points[i].status == BENCH_OK;
+	if (r->knee >= 0 && r->knee < (int)r->npoints) {
+		cJSON_AddNumberToObject(o, "knee_size", (double)r->points[r->knee].size);
+		if (r->knee_by > CACHE_KNEE_NONE && r->knee_by <= CACHE_KNEE_BOTH)
+			cJSON_AddStringToObject(o, "knee_by", by[r->knee_by]);
+		else
+			cJSON_AddNullToObject(o, "knee_by");
+	} else {
+		const char *why = n < 2 ? "fewer than 2 sizes measured" : "no knee: flat within the spread";
+
+		cJSON_AddNullToObject(o, "knee_size");
+		cJSON_AddNullToObject(o, "knee_by");
+		null_reason(o, "knee_size", why);
+		null_reason(o, "knee_by", why);
+	}
+	if (r->measured_up_to) {
+		cJSON_AddNumberToObject(o, "measured_up_to", (double)r->measured_up_to);
+	} else {
+		cJSON_AddNullToObject(o, "measured_up_to");
+		null_reason(o, "measured_up_to", r->time_capped ? "no size measured: time cap" : "no size measured");
+	}
+}
+
 cJSON *json_cache(const struct bench_report *rep)
 {
 	const struct cache_result *r = &rep->cache;
@@ -51,10 +109,14 @@ cJSON *json_cache(const struct bench_report *rep)
 
 	cJSON_AddStringToObject(o, "dir", r->dir);
 	cJSON_AddNumberToObject(o, "max_time_s", (double)r->max_time_ns / 1e9);
+	/* the part's planned time is its cap (budget): the deadline it ran under */
+	cJSON_AddNumberToObject(o, "planned_s", (double)r->planned_ns / 1e9);
+	cJSON_AddNumberToObject(o, "budget_s", (double)r->planned_ns / 1e9);
 	cJSON_AddNumberToObject(o, "elapsed_s", r->elapsed_s);
 	cJSON_AddBoolToObject(o, "time_capped", r->time_capped);
 	cJSON_AddBoolToObject(o, "incomplete", r->time_capped); /* partial: the cap ended it */
 	cJSON_AddNumberToObject(o, "free_bytes", (double)r->free_bytes);
+	section_keys(o, r);
 	for (unsigned i = 0; i < r->npoints; i++) {
 		const struct cache_point *p = &r->points[i];
 		cJSON *x = cJSON_CreateObject();
@@ -73,8 +135,7 @@ cJSON *json_cache(const struct bench_report *rep)
 		cJSON_AddItemToArray(pts, x);
 	}
 	cJSON_AddItemToObject(o, "cliff", pts);
-	num_or_null(o, "knee_size", r->knee >= 0, r->knee >= 0 ? (double)r->points[r->knee].size : 0);
-	num_or_null(o, "measured_up_to", r->measured_up_to > 0, (double)r->measured_up_to);
+	knee_keys(o, r);
 	cJSON_AddItemToObject(o, "seq_write", burst_json(&r->seq));
 	cJSON_AddItemToObject(o, "rand_write", burst_json(&r->rnd));
 	return o;

@@ -33,8 +33,16 @@ void text_cache(FILE *f, const struct bench_report *rep, const struct render_sty
 	const struct cache_result *r = &rep->cache;
 
 	(void)st;
-	fprintf(f, "\nStorage profile (%s)%s\n", r->dir,
-		r->time_capped ? " [incomplete: --storage-max-time reached]" : "");
+	fprintf(f, "\nStorage profile (%s, used %.1f s of the %.0f s cap)%s\n", r->dir, r->elapsed_s,
+		(double)r->planned_ns / 1e9, r->time_capped ? " [incomplete: --storage-max-time reached]" : "");
+	/* the engine and the depth qd32 really ran at: psync is depth 1, never qd32 */
+	if (!r->engine[0])
+		fprintf(f, "  engine unknown: no cliff size measured\n");
+	else if (r->depth >= 32)
+		fprintf(f, "  engine %s, qd%u\n", r->engine, r->depth);
+	else
+		fprintf(f, "  engine %s: depth %u, not qd32%s%s%s\n", r->engine, r->depth,
+			r->engine_why[0] ? " (" : "", r->engine_why, r->engine_why[0] ? ")" : "");
 	fprintf(f, "  %-10s %12s %12s %12s\n", "size", "qd32 IOPS", "qd1 p50 us", "qd1 p99 us");
 	for (unsigned i = 0; i < r->npoints; i++) {
 		const struct cache_point *p = &r->points[i];
