@@ -12,6 +12,7 @@
 
 #include "core/clock.h"
 #include "core/databuf.h"
+#include "cache_fio.h"
 #include "cache_run.h"
 
 /* Free space kept: 10% and at least 64 MiB (the filesystem's own needs). */
@@ -91,6 +92,7 @@ static enum bench_status cache_run(const struct bench_ctx *ctx, void *result, st
 	testfile_unlink_early(&cr.tf);
 	bench_progress(ctx, "cache", "cliff", 0);
 	cache_cliff(&cr, r);
+	cache_fio_equivalent(r, sp->point_ns);
 	bench_progress(ctx, "cache", "cliff", 1);
 	if (cr.have && !bench_stopped(ctx)) {
 		bench_progress(ctx, "cache", "random writes", 0);

@@ -77,5 +77,6 @@ cJSON *json_cache(const struct bench_report *rep)
 	num_or_null(o, "measured_up_to", r->measured_up_to > 0, (double)r->measured_up_to);
 	cJSON_AddItemToObject(o, "seq_write", burst_json(&r->seq));
 	cJSON_AddItemToObject(o, "rand_write", burst_json(&r->rnd));
+	json_add_str(o, "fio_equivalent", r->fio_equivalent); /* "" (no engine ran) -> null */
 	return o;
 }
