@@ -191,16 +191,19 @@ import statistics, sys
 runs = {}
 for line in open(sys.argv[1]):
     f = line.split()
-    runs.setdefault(int(f[0]), {})[f[1]] = (float(f[2]), float(f[3]), f[4])
-print("\n%-6s %10s %10s %10s %8s %8s  %s" % ("pair", "vpsbench", "fio-like", "fio-def", "v/like", "v/def",
-                                            "cpu share v / like / def"))
+    runs.setdefault(int(f[0]), {})[f[1]] = (float(f[2]), float(f[3]), f[4], float(f[5]), f[6])
+print("\n%-6s %10s %10s %10s %8s %8s  %-26s %s" % ("pair", "vpsbench", "fio-like", "fio-def", "v/like",
+                                                  "v/def", "cpu share v / like / def", "load1, psi cpu (max)"))
 rl, rd = [], []
 for i in sorted(runs):
     v, l, d = runs[i]["vpsbench"], runs[i]["fio-like"], runs[i]["fio-default"]
     rl.append(v[0] / l[0]); rd.append(v[0] / d[0])
     flag = " CPU-BOUND" if max(v[1], l[1], d[1]) >= 0.9 else ""
-    print("%-6d %10.0f %10.0f %10.0f %8.3f %8.3f  %.2f%s / %.2f / %.2f%s" % (
-        i, v[0], l[0], d[0], rl[-1], rd[-1], v[1], "" if v[2] == "point" else "(%s)" % v[2], l[1], d[1], flag))
+    psi = [float(x[4]) for x in (v, l, d) if x[4] != "-"]
+    share = "%.2f%s / %.2f / %.2f%s" % (v[1], "" if v[2] == "point" else "(%s)" % v[2], l[1], d[1], flag)
+    print("%-6d %10.0f %10.0f %10.0f %8.3f %8.3f  %-26s %.2f, %s" % (
+        i, v[0], l[0], d[0], rl[-1], rd[-1], share, max(v[3], l[3], d[3]),
+        "%.0f%%" % max(psi) if psi else "-"))
 med = lambda k, j: statistics.median(runs[i][k][j] for i in runs)
 ml = statistics.median(rl)
 print("%-6s %10.0f %10.0f %10.0f %8.3f %8.3f  %.2f / %.2f / %.2f" % (
