@@ -159,7 +159,11 @@ one() { # pair tool
 	vpsbench) out=$(vps_run) ;;
 	fio-like) out=$(fio_run "${FIO_LIKE[@]}") ;;
 	fio-default) out=$(fio_run) ;;
-	esac || die "pair $1: $2 failed"
+	esac || {
+		# the table still prints: the pair shows "-" for what failed
+		printf '%-4s %-12s %10s  ! failed (its error above)\n' "$1" "$2" -
+		return 0
+	}
 	echo "$1 $2 $out $l" >>"$RES"
 	set -- "$1" "$2" $out $l
 	printf '%-4s %-12s %10s IOPS  cpu %5s (%s)%s  load %s psi cpu %s io %s\n' "$1" "$2" "$3" "$4" "$5" \
@@ -196,6 +200,9 @@ print("\n%-6s %10s %10s %10s %8s %8s  %-26s %s" % ("pair", "vpsbench", "fio-like
                                                   "v/def", "cpu share v / like / def", "load1, psi cpu (max)"))
 rl, rd = [], []
 for i in sorted(runs):
+    if len(runs[i]) < 3:
+        print("%-6d %s" % (i, "- (a run failed: %s only)" % ", ".join(sorted(runs[i]))))
+        continue
     v, l, d = runs[i]["vpsbench"], runs[i]["fio-like"], runs[i]["fio-default"]
     rl.append(v[0] / l[0]); rd.append(v[0] / d[0])
     flag = " CPU-BOUND" if max(v[1], l[1], d[1]) >= 0.9 else ""
@@ -204,7 +211,10 @@ for i in sorted(runs):
     print("%-6d %10.0f %10.0f %10.0f %8.3f %8.3f  %-26s %.2f, %s" % (
         i, v[0], l[0], d[0], rl[-1], rd[-1], share, max(v[3], l[3], d[3]),
         "%.0f%%" % max(psi) if psi else "-"))
-med = lambda k, j: statistics.median(runs[i][k][j] for i in runs)
+if not rl:
+    sys.exit("no complete pair")
+full = [i for i in runs if len(runs[i]) == 3]
+med = lambda k, j: statistics.median(runs[i][k][j] for i in full)
 ml = statistics.median(rl)
 print("%-6s %10.0f %10.0f %10.0f %8.3f %8.3f  %.2f / %.2f / %.2f" % (
     "median", med("vpsbench", 0), med("fio-like", 0), med("fio-default", 0), ml, statistics.median(rd),
