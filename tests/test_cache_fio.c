@@ -3,14 +3,16 @@
  * (modules/cache/cache_fio.c): io_uring with its batches and registered
  * buffers, libaio at the depth it got, psync at depth 1 whatever was
  * asked, nothing for no engine, and the batches agreeing with core's
- * engines.
+ * engines; the line in the text and JSON sections.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/rand_engine.h"
 #include "modules/cache/cache_fio.h"
+#include "render/render.h"
 #include "th.h"
 
 #define GiB (1ULL << 30)
@@ -106,4 +108,39 @@ TH_TEST(cache_fio_batch_matches_engines)
 #endif
 	TH_EQ_INT(cache_fio_batch("io_uring", 2), 2); /* capped at the depth, as rand_engine_open does */
 	TH_EQ_INT(cache_fio_batch("nope", 32), 0);
+}
+
+/* The storage section says it: the text's last line, JSON's fio_equivalent (null when unknown). */
+TH_TEST(cache_fio_rendered)
+{
+	struct bench_report *rep = calloc(1, sizeof(*rep));
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f;
+
+	TH_CHECK(rep != NULL);
+	if (!rep)
+		return;
+	snprintf(rep->cache.fio_equivalent, sizeof(rep->cache.fio_equivalent), "fio --iodepth=1 X");
+	f = open_memstream(&buf, &n);
+	TH_CHECK(f != NULL);
+	if (f) {
+		text_cache(f, rep, NULL);
+		fclose(f);
+		TH_CHECK(buf && strstr(buf, "\n  qd32 figure = fio --iodepth=1 X\n") != NULL);
+		free(buf);
+	}
+#ifdef HAVE_CJSON
+	{
+		cJSON *o = json_cache(rep), *e = cJSON_GetObjectItem(o, "fio_equivalent");
+
+		TH_CHECK(cJSON_IsString(e) && !strcmp(e->valuestring, "fio --iodepth=1 X"));
+		cJSON_Delete(o);
+		rep->cache.fio_equivalent[0] = '\0';
+		o = json_cache(rep);
+		TH_CHECK(cJSON_IsNull(cJSON_GetObjectItem(o, "fio_equivalent")));
+		cJSON_Delete(o);
+	}
+#endif
+	free(rep);
 }
