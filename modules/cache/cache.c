@@ -13,6 +13,7 @@
 #include "core/clock.h"
 #include "core/databuf.h"
 #include "core/rand_engine.h"
+#include "cache_fio.h"
 #include "cache_run.h"
 
 /* Free space kept: 10% and at least 64 MiB (the filesystem's own needs). */
@@ -192,6 +193,7 @@ static enum bench_status cache_run(const struct bench_ctx *ctx, void *result, st
 	testfile_unlink_early(&cr.tf);
 	step(ctx, "cliff", cr.cliff_end - cr.t0, 0);
 	cache_cliff(&cr, r);
+	cache_fio_equivalent(r, sp->point_ns);
 	step(ctx, "cliff", cr.cliff_end - cr.t0, 1);
 	/* qd32 ran shallower than asked: say why (psync asked for, or the engines' refusals) */
 	if (!strcmp(r->engine, "psync") && ctx->plan->engine == ENGINE_PSYNC)

@@ -92,6 +92,7 @@ struct cache_result {
 	char engine_why[128];        /* psync though not asked: why io_uring and libaio were not used */
 	uint64_t measured_up_to;     /* largest size measured (no knee: "up to") */
 	struct cache_burst seq, rnd;
+	char fio_equivalent[400];    /* the fio command the qd32 figure equals (cache_fio.c); "" unknown */
 };
 
 extern const struct bench_module bench_mod_cache;

@@ -138,5 +138,6 @@ cJSON *json_cache(const struct bench_report *rep)
 	knee_keys(o, r);
 	cJSON_AddItemToObject(o, "seq_write", burst_json(&r->seq));
 	cJSON_AddItemToObject(o, "rand_write", burst_json(&r->rnd));
+	json_add_str(o, "fio_equivalent", r->fio_equivalent); /* "" (no engine ran) -> null */
 	return o;
 }

@@ -65,4 +65,6 @@ void text_cache(FILE *f, const struct bench_report *rep, const struct render_sty
 	}
 	burst(f, "sequential write 1M", &r->seq);
 	burst(f, "random write 4k", &r->rnd);
+	if (r->fio_equivalent[0])
+		fprintf(f, "  qd32 figure = %s\n", r->fio_equivalent);
 }
