@@ -2,7 +2,8 @@
  * test_html_cache.c — the storage section of the HTML page
  * (render/html/html_cache.c) drawn from a known result: the knee marker
  * stands on the curve's point at the knee size (not a neighbour), on the
- * IOPS and the p99 chart, and the change-point marker and the burst and
+ * IOPS and the p99 chart, the medians with their range and repeats, the
+ * figure that showed the knee, and the change-point marker and the burst and
  * sustained level lines stand at the result's second and rates.
  */
 #include <math.h>
@@ -76,15 +77,27 @@ static struct bench_report *cliff_report(void)
 
 		p->size = (256ULL << 20) << i; /* 256M .. 8G */
 		p->status = BENCH_OK;
+		p->nrep = 3;
+		for (unsigned j = 0; j < 3; j++) {
+			p->rep[j].iops32 = iops[i] * (0.95 + 0.05 * j);
+			p->rep[j].q32.ios = (uint64_t)(p->rep[j].iops32 * 2);
+			p->rep[j].q32.secs = 2;
+			p->rep[j].p50_1_ns = (i < 3 ? 60000 : 400000) + 1000 * j;
+		}
 		p->iops32 = iops[i];
-		p->nrep = 1;
-		p->rep[0].iops32 = iops[i];
-		p->rep[0].q32.ios = (uint64_t)iops[i] * 2;
-		p->rep[0].q32.secs = 2;
-		p->p50_1_ns = i < 3 ? 60000 : 400000;
+		p->iops32_lo = iops[i] * 0.95;
+		p->iops32_hi = iops[i] * 1.05;
+		p->p50_1_ns = (i < 3 ? 60000 : 400000) + 1000;
+		p->p50_1_lo_ns = p->p50_1_ns - 1000;
+		p->p50_1_hi_ns = p->p50_1_ns + 1000;
 		p->p99_1_ns = i < 3 ? 90000 : 2000000 + 10000 * i;
+		p->cpu_share = i < 3 ? 0.95 : 0.2;
+		p->cpu_bound = i < 3;
 	}
+	r->repeats = 3;
+	snprintf(r->warm, sizeof(r->warm), "both");
 	r->knee = 2; /* the last cache-served size: 1 GiB */
+	r->knee_by = CACHE_KNEE_LAT;
 	r->measured_up_to = r->points[5].size;
 	return rep;
 }
@@ -116,6 +129,25 @@ TH_TEST(cache_html_knee_marker_at_knee)
 		TH_NEAR(x, want, 0.05);
 		TH_CHECK(fabs(x - next) > 10);
 		TH_NEAR(attr_after(sec, "class=\"avg knee\"", "data-size"), (double)(1ULL << 30), 0.5);
+	}
+	/* which figure showed the knee, the medians with their range, the repeats, the CPU mark */
+	TH_CHECK(strstr(page, "served from a cache up to ~1.00 GiB (seen in qd1 latency; qd32 IOPS showed none)") != NULL);
+	TH_CHECK(strstr(page, "<td class=\"n\">190000 (180500&ndash;199500)</td>") != NULL);
+	TH_CHECK(strstr(page, "<td class=\"n\">3</td><td>cache cpu-bound</td>") != NULL);
+	TH_CHECK(strstr(page, "<td class=\"n\">3</td><td>device</td>") != NULL);
+	TH_CHECK(strstr(page, "each size measured 3 times in interleaved rounds, warm pass both") != NULL);
+	/* the IOPS whisker at the knee size: from its lowest to its highest repeat, on its point's x */
+	{
+		const char *sec = strstr(page, "class=\"cliff cliff-iops\"");
+		const char *w = sec ? strstr(sec, "data-lo=\"180500\"") : NULL;
+
+		TH_CHECK(w != NULL);
+		while (w && w > sec && *w != '<')
+			w--; /* the whisker's tag */
+		if (w) {
+			TH_NEAR(attr_after(w, "class=\"rd rng\"", "x1"), poly_x(sec, "rd cl-iops", 2), 0.05);
+			TH_NEAR(attr_after(w, "class=\"rd rng\"", "data-hi"), 199500, 0.5);
+		}
 	}
 	free(page);
 	/* no knee: no marker, and the words say how far the curve went */

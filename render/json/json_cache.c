@@ -3,6 +3,7 @@
  * their raw ios/seconds, the knee, and each write test's timeline.
  */
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "json_put.h"
@@ -44,6 +45,82 @@ static cJSON *burst_json(const struct cache_burst *b)
 	return o;
 }
 
+/* A null metric's reason, in the object's "null_reasons" (made on the first). */
+static void null_why(cJSON *o, const char *key, const char *why)
+{
+	cJSON *nr = cJSON_GetObjectItemCaseSensitive(o, "null_reasons");
+
+	if (!nr)
+		nr = cJSON_AddObjectToObject(o, "null_reasons");
+	if (nr)
+		cJSON_AddStringToObject(nr, key, why);
+}
+
+/* key = v when known, else null with its reason */
+static void num_why(cJSON *o, const char *key, bool known, double v, const char *why)
+{
+	num_or_null(o, key, known, v);
+	if (!known)
+		null_why(o, key, why);
+}
+
+/* One cliff size: its repeats' raw parts, the medians and ranges over them, the CPU share. */
+static cJSON *cliff_point(const struct cache_point *p)
+{
+	cJSON *x = cJSON_CreateObject(), *reps = cJSON_CreateArray();
+	bool m = p->nrep > 0;
+	const char *why = p->status == BENCH_SKIP ? p->reason : "not measured";
+
+	cJSON_AddNumberToObject(x, "size", (double)p->size);
+	cJSON_AddStringToObject(x, "status", bench_status_name(p->status));
+	json_add_str(x, "reason", p->reason);
+	for (unsigned j = 0; j < p->nrep; j++) {
+		const struct cache_rep *e = &p->rep[j];
+		cJSON *o = cJSON_CreateObject();
+		double cs = e->q32.secs > 0 ? e->q32.cpu_s / e->q32.secs : NAN;
+
+		cJSON_AddNumberToObject(o, "qd32_ios", (double)e->q32.ios);
+		cJSON_AddNumberToObject(o, "qd32_seconds", e->q32.secs);
+		cJSON_AddNumberToObject(o, "qd32_iops", e->iops32);
+		num_why(o, "qd32_cpu_share", isfinite(cs), cs, "thread CPU time not available");
+		cJSON_AddNumberToObject(o, "qd1_ios", (double)e->q1.ios);
+		cJSON_AddNumberToObject(o, "qd1_seconds", e->q1.secs);
+		cJSON_AddNumberToObject(o, "qd1_p50_ns", (double)e->p50_1_ns);
+		cJSON_AddNumberToObject(o, "qd1_p99_ns", (double)e->p99_1_ns);
+		cJSON_AddItemToArray(reps, o);
+	}
+	cJSON_AddItemToObject(x, "repeats", reps);
+	num_why(x, "qd32_iops", m, p->iops32, why);
+	num_why(x, "qd32_iops_min", m, p->iops32_lo, why);
+	num_why(x, "qd32_iops_max", m, p->iops32_hi, why);
+	num_why(x, "qd1_p50_ns", m, p->p50_1_ns, why);
+	num_why(x, "qd1_p50_ns_min", m, p->p50_1_lo_ns, why);
+	num_why(x, "qd1_p50_ns_max", m, p->p50_1_hi_ns, why);
+	num_why(x, "qd1_p99_ns", m, p->p99_1_ns, why);
+	num_why(x, "cpu_share", m && isfinite(p->cpu_share), p->cpu_share,
+		m ? "thread CPU time not available" : why);
+	if (m)
+		cJSON_AddBoolToObject(x, "cpu_bound", p->cpu_bound);
+	else
+		num_why(x, "cpu_bound", false, 0, why);
+	return x;
+}
+
+/* The cliff's section keys: repeats asked, the warm pass, which figure showed the knee. */
+static void cliff_section(cJSON *o, const struct cache_result *r)
+{
+	static const char *const by[] = { NULL, "iops", "latency", "both" };
+
+	cJSON_AddNumberToObject(o, "repeats", r->repeats);
+	json_add_str(o, "warm", r->warm);
+	if (r->knee >= 0 && r->knee_by > CACHE_KNEE_NONE && r->knee_by <= CACHE_KNEE_BOTH) {
+		cJSON_AddStringToObject(o, "knee_by", by[r->knee_by]);
+	} else {
+		cJSON_AddNullToObject(o, "knee_by");
+		null_why(o, "knee_by", "no knee: no split beyond the repeats' spread in qd32 IOPS or qd1 p50");
+	}
+}
+
 cJSON *json_cache(const struct bench_report *rep)
 {
 	const struct cache_result *r = &rep->cache;
@@ -55,25 +132,11 @@ cJSON *json_cache(const struct bench_report *rep)
 	cJSON_AddBoolToObject(o, "time_capped", r->time_capped);
 	cJSON_AddBoolToObject(o, "incomplete", r->time_capped); /* partial: the cap ended it */
 	cJSON_AddNumberToObject(o, "free_bytes", (double)r->free_bytes);
-	for (unsigned i = 0; i < r->npoints; i++) {
-		const struct cache_point *p = &r->points[i];
-		cJSON *x = cJSON_CreateObject();
-		bool ok = p->status == BENCH_OK;
-
-		cJSON_AddNumberToObject(x, "size", (double)p->size);
-		cJSON_AddStringToObject(x, "status", bench_status_name(p->status));
-		json_add_str(x, "reason", p->reason);
-		num_or_null(x, "qd32_ios", ok, (double)p->rep[0].q32.ios);
-		num_or_null(x, "qd32_seconds", ok, p->rep[0].q32.secs);
-		num_or_null(x, "qd32_iops", ok, p->iops32);
-		num_or_null(x, "qd1_ios", ok, (double)p->rep[0].q1.ios);
-		num_or_null(x, "qd1_seconds", ok, p->rep[0].q1.secs);
-		num_or_null(x, "qd1_p50_ns", ok, p->p50_1_ns);
-		num_or_null(x, "qd1_p99_ns", ok, p->p99_1_ns);
-		cJSON_AddItemToArray(pts, x);
-	}
+	for (unsigned i = 0; i < r->npoints; i++)
+		cJSON_AddItemToArray(pts, cliff_point(&r->points[i]));
 	cJSON_AddItemToObject(o, "cliff", pts);
 	num_or_null(o, "knee_size", r->knee >= 0, r->knee >= 0 ? (double)r->points[r->knee].size : 0);
+	cliff_section(o, r);
 	num_or_null(o, "measured_up_to", r->measured_up_to > 0, (double)r->measured_up_to);
 	cJSON_AddItemToObject(o, "seq_write", burst_json(&r->seq));
 	cJSON_AddItemToObject(o, "rand_write", burst_json(&r->rnd));
