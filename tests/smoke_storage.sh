@@ -42,6 +42,15 @@ for p in r["cliff"]:
     print("# %dM qd32 %.0f IOPS qd1 p99 %.1f us" % (p["size"] >> 20, p["qd32_iops"], p["qd1_p99_ns"] / 1e3))
 if n_ok == 0: bad("no cliff point measured")
 sizes = [p["size"] for p in r["cliff"]]
+# every size asked is listed: one the cap never reached says so (issue #41)
+if r["time_capped"] and len(sizes) != 8 and not any(p["reason"] and p["reason"].startswith("no room") for p in r["cliff"]):
+    bad("%d of 8 sizes listed under the time cap" % len(sizes))
+for p in r["cliff"]:
+    if not p["repeats"] and p["status"] == "skip" and p["reason"] not in ("not reached: time cap",) \
+            and not p["reason"].startswith("no room"):
+        bad("skipped %dM: reason %r" % (p["size"] >> 20, p["reason"]))
+    if not p["repeats"] and (p["qd32_iops"] is not None or "qd32_iops" not in p.get("null_reasons", {})):
+        bad("unmeasured %dM: qd32_iops %r without its null reason" % (p["size"] >> 20, p["qd32_iops"]))
 if len(sizes) == 8 and all(p["status"] == "ok" for p in r["cliff"]) and r["time_capped"]:
     bad("all measured yet time_capped")
 if not r["time_capped"] and len([p for p in r["cliff"] if p["status"] == "ok"]) < 8:

@@ -116,9 +116,20 @@ static void cliff_section(cJSON *o, const struct cache_result *r)
 	if (r->knee >= 0 && r->knee_by > CACHE_KNEE_NONE && r->knee_by <= CACHE_KNEE_BOTH) {
 		cJSON_AddStringToObject(o, "knee_by", by[r->knee_by]);
 	} else {
+		unsigned n = 0;
+		const char *why;
+
+		for (unsigned i = 0; i < r->npoints; i++)
+			n += r->points[i].nrep > 0;
+		why = n >= 2 ? "no knee: no split beyond the repeats' spread in qd32 IOPS or qd1 p50" :
+		      n ? "one cliff size measured: no curve to split" : "no cliff size measured";
+
 		cJSON_AddNullToObject(o, "knee_by");
-		null_why(o, "knee_by", "no knee: no split beyond the repeats' spread in qd32 IOPS or qd1 p50");
+		null_why(o, "knee_by", why);
+		null_why(o, "knee_size", why);
 	}
+	if (!r->measured_up_to)
+		null_why(o, "measured_up_to", "no cliff size measured");
 }
 
 cJSON *json_cache(const struct bench_report *rep)
