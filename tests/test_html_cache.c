@@ -198,3 +198,48 @@ TH_TEST(cache_html_change_point_marker)
 	free(page);
 	free(rep);
 }
+
+/* The text section's cliff: medians with their range, repeats, marks, the figure that showed the knee, skipped sizes. */
+TH_TEST(cache_text_cliff)
+{
+	struct bench_report *rep = cliff_report();
+	struct cache_point *s;
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f;
+
+	TH_CHECK(rep != NULL);
+	if (!rep)
+		return;
+	s = &rep->cache.points[rep->cache.npoints++];
+	s->size = 16ULL << 30;
+	s->status = BENCH_SKIP;
+	snprintf(s->reason, sizeof(s->reason), "not reached: time cap");
+	f = open_memstream(&buf, &n);
+	TH_CHECK(f != NULL);
+	if (!f) {
+		free(rep);
+		return;
+	}
+	text_cache(f, rep, NULL);
+	fclose(f);
+	TH_CHECK(strstr(buf, "each size measured 3 times in interleaved rounds, warm pass both") != NULL);
+	TH_CHECK(strstr(buf, "190000 (180k-200k)") != NULL);
+	TH_CHECK(strstr(buf, "8600 (8.2k-9.0k)") != NULL);
+	TH_CHECK(strstr(buf, "3  cache  cpu-bound\n") != NULL);
+	TH_CHECK(strstr(buf, "3  device\n") != NULL);
+	TH_CHECK(strstr(buf, "served from a cache up to ~1.00 GiB (seen in qd1 latency; qd32 IOPS flat, "
+			     "the loop CPU-bound); beyond it: 9000 IOPS") != NULL);
+	TH_CHECK(strstr(buf, "16384M  skipped: not reached: time cap\n") != NULL);
+	free(buf);
+	rep->cache.knee_by = CACHE_KNEE_BOTH;
+	buf = NULL;
+	f = open_memstream(&buf, &n);
+	if (f) {
+		text_cache(f, rep, NULL);
+		fclose(f);
+		TH_CHECK(strstr(buf, "(seen in qd32 IOPS and qd1 latency)") != NULL);
+		free(buf);
+	}
+	free(rep);
+}
