@@ -185,8 +185,8 @@ static void mark_skipped(struct cache_result *r, unsigned from)
 }
 
 /* Round 1: each size grown to and measured once, while the time share holds all its repeats. */
-static unsigned first_round(struct cache_run *cr, struct cache_result *r, struct pace *pc, char *err,
-			    size_t errlen)
+static unsigned first_round(struct cache_run *cr, struct cache_result *r, unsigned reps, struct pace *pc,
+			    char *err, size_t errlen)
 {
 	const struct cache_spec *sp = cr->sp;
 	unsigned n = 0; /* sizes taken on */
@@ -208,7 +208,7 @@ static unsigned first_round(struct cache_run *cr, struct cache_result *r, struct
 			break;
 		}
 		/* the first size needs its runs; a later one all its repeats and the others' too */
-		if (n && later + cost_s(cr, pc, size, sp->repeats) > left)
+		if (n && later + cost_s(cr, pc, size, reps) > left)
 			continue; /* listed, status set to skip below */
 		if (!n && 2.0 * (double)sp->point_ns / 1e9 > left)
 			continue;
@@ -232,7 +232,7 @@ static unsigned first_round(struct cache_run *cr, struct cache_result *r, struct
 		}
 		p->status = BENCH_OK;
 		n++;
-		later += cost_s(cr, pc, size, sp->repeats - 1);
+		later += cost_s(cr, pc, size, reps - 1);
 	}
 	return n;
 }
@@ -248,7 +248,7 @@ void cache_cliff(struct cache_run *cr, struct cache_result *r)
 
 	r->repeats = reps;
 	snprintf(r->warm, sizeof(r->warm), "%s", cache_warm_names[sp->warm]);
-	first_round(cr, r, &pc, err, sizeof(err));
+	first_round(cr, r, reps, &pc, err, sizeof(err));
 	/* rounds 2..: every size measured in round 1, in turn */
 	for (unsigned round = 1; round < reps && !stop; round++) {
 		for (unsigned i = 0; i < r->npoints && !stop; i++) {

@@ -64,6 +64,12 @@ static void num_why(cJSON *o, const char *key, bool known, double v, const char 
 		null_why(o, key, why);
 }
 
+/* A cliff size's status by the section's pinned names: ok, skip, incomplete, fail. */
+static const char *point_status(enum bench_status st)
+{
+	return st == BENCH_OK ? "ok" : st == BENCH_SKIP ? "skip" : st == BENCH_INCOMPLETE ? "incomplete" : "fail";
+}
+
 /* One cliff size: its repeats' raw parts, the medians and ranges over them, the CPU share. */
 static cJSON *cliff_point(const struct cache_point *p)
 {
@@ -72,7 +78,7 @@ static cJSON *cliff_point(const struct cache_point *p)
 	const char *why = p->status == BENCH_SKIP ? p->reason : "not measured";
 
 	cJSON_AddNumberToObject(x, "size", (double)p->size);
-	cJSON_AddStringToObject(x, "status", bench_status_name(p->status));
+	cJSON_AddStringToObject(x, "status", point_status(p->status));
 	json_add_str(x, "reason", p->reason);
 	for (unsigned j = 0; j < p->nrep; j++) {
 		const struct cache_rep *e = &p->rep[j];
