@@ -126,7 +126,7 @@ static const struct opt_def opt_table[] = {
 	{ "storage-sizes", OK_STR, OFF(storage_sizes), 0, 0, NULL, "LIST",
 	  "cliff working sets, growing, multiples of 1M (default: 256M,1G,4G,16G,32G...)" },
 	{ "storage-point-time", OK_DUR, OFF(storage_point_time_ns), 100000000ULL, 3600ULL * 1000000000ULL, NULL,
-	  "DUR", "measured time of qd32 and of qd1 at each size (default: 3s)" },
+	  "DUR", "measured time of qd32 and of qd1 at each size and repeat (default: 2s)" },
 	{ "storage-write-size", OK_SIZE, OFF(storage_write_size), 512, 1ULL << 50, NULL, "SIZE",
 	  "cap on each write test (default: free space less a margin)" },
 	{ "storage-repeats", OK_UINT, OFF(storage_repeats), 1, 9, NULL, "N",

@@ -34,12 +34,27 @@ n_ok = 0
 for p in r["cliff"]:
     if p["status"] != "ok": continue
     n_ok += 1
-    iops = p["qd32_ios"] / p["qd32_seconds"]
-    if abs(iops - p["qd32_iops"]) > 1e-6 * iops: bad("iops %s vs %s" % (iops, p["qd32_iops"]))
+    # each repeat's IOPS from its ios/seconds; the point's figure is their median, the range theirs
+    reps = [x["qd32_ios"] / x["qd32_seconds"] for x in p["repeats"]]
+    for x, v in zip(p["repeats"], reps):
+        if abs(v - x["qd32_iops"]) > 1e-6 * v: bad("repeat iops %s vs %s" % (v, x["qd32_iops"]))
+    s = sorted(reps); iops = s[len(s) // 2] if len(s) % 2 else (s[len(s) // 2 - 1] + s[len(s) // 2]) / 2
+    if abs(iops - p["qd32_iops"]) > 1e-6 * iops: bad("median iops %s vs %s" % (iops, p["qd32_iops"]))
+    if abs(s[0] - p["qd32_iops_min"]) > 1e-6 * s[0] or abs(s[-1] - p["qd32_iops_max"]) > 1e-6 * s[-1]: bad("iops range")
+    if len(reps) != r["repeats"]: bad("%d repeats of %d asked with status ok" % (len(reps), r["repeats"]))
     if "%.0f" % p["qd32_iops"] not in txt: bad("text lacks %.0f" % p["qd32_iops"])
     print("# %dM qd32 %.0f IOPS qd1 p99 %.1f us" % (p["size"] >> 20, p["qd32_iops"], p["qd1_p99_ns"] / 1e3))
 if n_ok == 0: bad("no cliff point measured")
 sizes = [p["size"] for p in r["cliff"]]
+# every size asked is listed: one the cap never reached says so (issue #41)
+if r["time_capped"] and len(sizes) != 8 and not any(p["reason"] and p["reason"].startswith("no room") for p in r["cliff"]):
+    bad("%d of 8 sizes listed under the time cap" % len(sizes))
+for p in r["cliff"]:
+    if not p["repeats"] and p["status"] == "skip" and p["reason"] not in ("not reached: time cap",) \
+            and not p["reason"].startswith("no room"):
+        bad("skipped %dM: reason %r" % (p["size"] >> 20, p["reason"]))
+    if not p["repeats"] and (p["qd32_iops"] is not None or "qd32_iops" not in p.get("null_reasons", {})):
+        bad("unmeasured %dM: qd32_iops %r without its null reason" % (p["size"] >> 20, p["qd32_iops"]))
 if len(sizes) == 8 and all(p["status"] == "ok" for p in r["cliff"]) and r["time_capped"]:
     bad("all measured yet time_capped")
 if not r["time_capped"] and len([p for p in r["cliff"] if p["status"] == "ok"]) < 8:

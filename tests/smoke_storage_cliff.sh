@@ -6,8 +6,10 @@
 # after 1 ms, one such read at a time (a slow disk behind a cache of N
 # MiB). Its files are opened direct_io, and it accepts vpsbench's O_DIRECT
 # opens (the report says O_DIRECT, not buffered: no page cache on the
-# way). The cliff's knee must be found within one size step of N, for two
-# N; the HTML page's knee marker stands on that size. Root, /dev/fuse,
+# way). Each size is measured 3 times (the default --storage-repeats); the
+# cliff's knee must be found within one size step of N, for two N, the
+# figure that showed it named; the HTML page's knee marker stands on that
+# size. Root, /dev/fuse,
 # fusermount3 and libfuse3-dev (pkg-config fuse3) needed; skips cleanly
 # without them.
 set -u
@@ -67,13 +69,22 @@ import json, re, sys
 r = json.load(open(sys.argv[1]))["storage"]; n = int(sys.argv[2]) << 20
 page = open(sys.argv[3]).read()
 for p in r["cliff"]:
-    print("# %dM %s %.0f IOPS p50 %.0f us p99 %.0f us" % (p["size"] >> 20, p["status"], p["qd32_iops"] or 0,
-          (p["qd1_p50_ns"] or 0) / 1e3, (p["qd1_p99_ns"] or 0) / 1e3))
+    print("# %dM %s %.0f IOPS (%.0f-%.0f) p50 %.0f us p99 %.0f us, %d runs" % (p["size"] >> 20, p["status"],
+          p["qd32_iops"] or 0, p["qd32_iops_min"] or 0, p["qd32_iops_max"] or 0, (p["qd1_p50_ns"] or 0) / 1e3,
+          (p["qd1_p99_ns"] or 0) / 1e3, len(p["repeats"])))
 sizes = [p["size"] for p in r["cliff"] if p["status"] == "ok"]
 truth = max(i for i, s in enumerate(sizes) if s <= n)
 k = r["knee_size"]
-print("# N %dM: knee %s, truth %dM" % (n >> 20, k and k >> 20, sizes[truth] >> 20))
+print("# N %dM: knee %s by %s, truth %dM; %s repeats, warm %s" % (n >> 20, k and k >> 20, r["knee_by"],
+      sizes[truth] >> 20, r["repeats"], r["warm"]))
 ok = k is not None and abs(sizes.index(k) - truth) <= 1
+# every size measured as often as asked (3 by default), and the figure that showed the knee named
+# (the size after the cache is half served by it: its qd1 p50 can sit on either side, so which
+# figure shows the knee first may vary; that one does is the check)
+if r["repeats"] != 3 or len(sizes) != 4 or any(len(p["repeats"]) != 3 for p in r["cliff"]):
+    print("# repeats: %s asked, %s done" % (r["repeats"], [len(p["repeats"]) for p in r["cliff"]])); ok = False
+if r["knee_by"] not in ("iops", "latency", "both"):
+    print("# knee_by %s" % r["knee_by"]); ok = False
 # the HTML marker carries the knee's size
 m = re.search(r'class="avg knee" data-size="(\d+)"', page)
 if not m or int(m.group(1)) != k:

@@ -2,7 +2,8 @@
  * test_html_cache.c — the storage section of the HTML page
  * (render/html/html_cache.c) drawn from a known result: the knee marker
  * stands on the curve's point at the knee size (not a neighbour), on the
- * IOPS and the p99 chart, and the change-point marker and the burst and
+ * IOPS and the p99 chart, the medians with their range and repeats, the
+ * figure that showed the knee, and the change-point marker and the burst and
  * sustained level lines stand at the result's second and rates.
  */
 #include <math.h>
@@ -76,15 +77,27 @@ static struct bench_report *cliff_report(void)
 
 		p->size = (256ULL << 20) << i; /* 256M .. 8G */
 		p->status = BENCH_OK;
+		p->nrep = 3;
+		for (unsigned j = 0; j < 3; j++) {
+			p->rep[j].iops32 = iops[i] * (0.95 + 0.05 * j);
+			p->rep[j].q32.ios = (uint64_t)(p->rep[j].iops32 * 2);
+			p->rep[j].q32.secs = 2;
+			p->rep[j].p50_1_ns = (i < 3 ? 60000 : 400000) + 1000 * j;
+		}
 		p->iops32 = iops[i];
-		p->nrep = 1;
-		p->rep[0].iops32 = iops[i];
-		p->rep[0].q32.ios = (uint64_t)iops[i] * 2;
-		p->rep[0].q32.secs = 2;
-		p->p50_1_ns = i < 3 ? 60000 : 400000;
+		p->iops32_lo = iops[i] * 0.95;
+		p->iops32_hi = iops[i] * 1.05;
+		p->p50_1_ns = (i < 3 ? 60000 : 400000) + 1000;
+		p->p50_1_lo_ns = p->p50_1_ns - 1000;
+		p->p50_1_hi_ns = p->p50_1_ns + 1000;
 		p->p99_1_ns = i < 3 ? 90000 : 2000000 + 10000 * i;
+		p->cpu_share = i < 3 ? 0.95 : 0.2;
+		p->cpu_bound = i < 3;
 	}
+	r->repeats = 3;
+	snprintf(r->warm, sizeof(r->warm), "both");
 	r->knee = 2; /* the last cache-served size: 1 GiB */
+	r->knee_by = CACHE_KNEE_LAT;
 	r->measured_up_to = r->points[5].size;
 	return rep;
 }
@@ -116,6 +129,25 @@ TH_TEST(cache_html_knee_marker_at_knee)
 		TH_NEAR(x, want, 0.05);
 		TH_CHECK(fabs(x - next) > 10);
 		TH_NEAR(attr_after(sec, "class=\"avg knee\"", "data-size"), (double)(1ULL << 30), 0.5);
+	}
+	/* which figure showed the knee, the medians with their range, the repeats, the CPU mark */
+	TH_CHECK(strstr(page, "served from a cache up to ~1.00 GiB (seen in qd1 latency; qd32 IOPS showed none)") != NULL);
+	TH_CHECK(strstr(page, "<td class=\"n\">190000 (180500&ndash;199500)</td>") != NULL);
+	TH_CHECK(strstr(page, "<td class=\"n\">3</td><td>cache cpu-bound</td>") != NULL);
+	TH_CHECK(strstr(page, "<td class=\"n\">3</td><td>device</td>") != NULL);
+	TH_CHECK(strstr(page, "each size measured 3 times in interleaved rounds, warm pass both") != NULL);
+	/* the IOPS whisker at the knee size: from its lowest to its highest repeat, on its point's x */
+	{
+		const char *sec = strstr(page, "class=\"cliff cliff-iops\"");
+		const char *w = sec ? strstr(sec, "data-lo=\"180500\"") : NULL;
+
+		TH_CHECK(w != NULL);
+		while (w && w > sec && *w != '<')
+			w--; /* the whisker's tag */
+		if (w) {
+			TH_NEAR(attr_after(w, "class=\"rd rng\"", "x1"), poly_x(sec, "rd cl-iops", 2), 0.05);
+			TH_NEAR(attr_after(w, "class=\"rd rng\"", "data-hi"), 199500, 0.5);
+		}
 	}
 	free(page);
 	/* no knee: no marker, and the words say how far the curve went */
@@ -164,5 +196,50 @@ TH_TEST(cache_html_change_point_marker)
 		TH_CHECK(strstr(page, "burst 800.0 MB/s for 8.94 GiB, then 150.0 MB/s from second 12") != NULL);
 	}
 	free(page);
+	free(rep);
+}
+
+/* The text section's cliff: medians with their range, repeats, marks, the figure that showed the knee, skipped sizes. */
+TH_TEST(cache_text_cliff)
+{
+	struct bench_report *rep = cliff_report();
+	struct cache_point *s;
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f;
+
+	TH_CHECK(rep != NULL);
+	if (!rep)
+		return;
+	s = &rep->cache.points[rep->cache.npoints++];
+	s->size = 16ULL << 30;
+	s->status = BENCH_SKIP;
+	snprintf(s->reason, sizeof(s->reason), "not reached: time cap");
+	f = open_memstream(&buf, &n);
+	TH_CHECK(f != NULL);
+	if (!f) {
+		free(rep);
+		return;
+	}
+	text_cache(f, rep, NULL);
+	fclose(f);
+	TH_CHECK(strstr(buf, "each size measured 3 times in interleaved rounds, warm pass both") != NULL);
+	TH_CHECK(strstr(buf, "190000 (180k-200k)") != NULL);
+	TH_CHECK(strstr(buf, "8600 (8.2k-9.0k)") != NULL);
+	TH_CHECK(strstr(buf, "3  cache  cpu-bound\n") != NULL);
+	TH_CHECK(strstr(buf, "3  device\n") != NULL);
+	TH_CHECK(strstr(buf, "served from a cache up to ~1.00 GiB (seen in qd1 latency; qd32 IOPS flat, "
+			     "the loop CPU-bound); beyond it: 9000 IOPS") != NULL);
+	TH_CHECK(strstr(buf, "16384M  skipped: not reached: time cap\n") != NULL);
+	free(buf);
+	rep->cache.knee_by = CACHE_KNEE_BOTH;
+	buf = NULL;
+	f = open_memstream(&buf, &n);
+	if (f) {
+		text_cache(f, rep, NULL);
+		fclose(f);
+		TH_CHECK(strstr(buf, "(seen in qd32 IOPS and qd1 latency)") != NULL);
+		free(buf);
+	}
 	free(rep);
 }

@@ -167,8 +167,8 @@ static enum bench_status cache_run(const struct bench_ctx *ctx, void *result, st
 	memset(r, 0, sizeof(*r));
 	r->knee = -1;
 	snprintf(r->dir, sizeof(r->dir), "%s", cr.dir);
-	snprintf(r->warm, sizeof(r->warm), "seq");
-	r->repeats = 1;
+	snprintf(r->warm, sizeof(r->warm), "%s", cache_warm_names[sp->warm]);
+	r->repeats = sp->repeats;
 	r->max_time_ns = sp->max_ns;
 	/* the cliff gets 60% of the cap, the write tests the rest or --storage-write-time each */
 	r->planned_ns = plan_storage_ns(sp);

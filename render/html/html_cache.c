@@ -156,13 +156,13 @@ static double lx(double b, double lo, double hi)
 	return hi > lo ? ML + (log2(b) - log2(lo)) / (log2(hi) - log2(lo)) * (CW - ML - MR) : ML;
 }
 
-/* The measured points of the cliff: those with status OK, in order. */
+/* The measured points of the cliff: those with repeats, in order. */
 static unsigned measured(const struct cache_result *r, const struct cache_point **pt)
 {
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < r->npoints; i++)
-		if (r->points[i].status == BENCH_OK && r->points[i].iops32 > 0)
+		if (r->points[i].nrep && r->points[i].iops32 > 0)
 			pt[n++] = &r->points[i];
 	return n;
 }
@@ -180,7 +180,8 @@ static void chart_cliff(FILE *f, const struct cache_result *r, int what)
 	lo = (double)pt[0]->size;
 	hi = (double)pt[n - 1]->size;
 	for (unsigned i = 0; i < n; i++) {
-		double v = what ? (double)pt[i]->p99_1_ns / 1e6 : pt[i]->iops32;
+		double v = what ? (double)pt[i]->p99_1_ns / 1e6 : pt[i]->iops32_hi > pt[i]->iops32 ?
+										pt[i]->iops32_hi : pt[i]->iops32;
 
 		ymax = v > ymax ? v : ymax;
 	}
@@ -200,7 +201,7 @@ static void chart_cliff(FILE *f, const struct cache_result *r, int what)
 	}
 	ylabel(f, what ? "qd1 p99 ms" : "qd32 IOPS");
 	xlabel(f, "working set (log scale)");
-	if (r->knee >= 0 && r->knee < (int)r->npoints && r->points[r->knee].status == BENCH_OK) {
+	if (r->knee >= 0 && r->knee < (int)r->npoints && r->points[r->knee].nrep) {
 		const struct cache_point *k = &r->points[r->knee];
 		char data[64], sz[24];
 
@@ -209,6 +210,13 @@ static void chart_cliff(FILE *f, const struct cache_result *r, int what)
 		snprintf(lbl, sizeof(lbl), "cache up to ~%s", sz);
 		vmark(f, "knee", data, lx((double)k->size, lo, hi), lbl);
 	}
+	/* the IOPS repeats' range: a whisker from the lowest to the highest at each size */
+	for (unsigned i = 0; !what && i < n; i++)
+		if (pt[i]->nrep > 1)
+			fprintf(f, "<line class=\"rd rng\" data-lo=\"%.0f\" data-hi=\"%.0f\" x1=\"%.1f\" "
+				"y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", pt[i]->iops32_lo, pt[i]->iops32_hi,
+				lx((double)pt[i]->size, lo, hi), py(pt[i]->iops32_lo, ymax),
+				lx((double)pt[i]->size, lo, hi), py(pt[i]->iops32_hi, ymax));
 	fprintf(f, "<polyline class=\"rd %s\" data-n=\"%u\" points=\"", what ? "cl-p99" : "cl-iops", n);
 	for (unsigned i = 0; i < n; i++)
 		fprintf(f, "%s%.1f,%.1f", i ? " " : "", lx((double)pt[i]->size, lo, hi),
@@ -218,9 +226,9 @@ static void chart_cliff(FILE *f, const struct cache_result *r, int what)
 		double v = what ? (double)pt[i]->p99_1_ns / 1e6 : pt[i]->iops32;
 
 		size_label(lbl, sizeof(lbl), pt[i]->size);
-		fprintf(f, "<circle class=\"mk-rd\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.8\"><title>%s: %.*f %s"
-			"</title></circle>\n", lx((double)pt[i]->size, lo, hi), py(v, ymax), lbl, what ? 3 : 0,
-			v, what ? "ms" : "IOPS");
+		fprintf(f, "<circle class=\"mk-rd\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.8\"><title>%s: %.*f %s, "
+			"median of %u</title></circle>\n", lx((double)pt[i]->size, lo, hi), py(v, ymax), lbl,
+			what ? 3 : 0, v, what ? "ms" : "IOPS", pt[i]->nrep);
 	}
 	fputs("</svg>\n", f);
 }
@@ -289,6 +297,54 @@ static void burst_row(FILE *f, const char *label, const struct cache_burst *b)
 		    b->recovered ? " (recovered at the end)" : ", did not recover");
 }
 
+static const char *knee_by_words(enum cache_knee_by by)
+{
+	return by == CACHE_KNEE_BOTH ? "seen in qd32 IOPS and qd1 latency" :
+	       by == CACHE_KNEE_LAT  ? "seen in qd1 latency; qd32 IOPS showed none" :
+	       by == CACHE_KNEE_IOPS ? "seen in qd32 IOPS; qd1 latency showed none" : "";
+}
+
+/* The cliff table: medians over the repeats with their range, the repeats, the marks. */
+static void cliff_table(FILE *f, const struct cache_result *r)
+{
+	fputs("<tr><th>Working set</th><th class=\"n\">qd32 IOPS (range)</th><th class=\"n\">qd1 p50 (range)"
+	      "</th><th class=\"n\">qd1 p99</th><th class=\"n\">runs</th><th></th></tr>\n", f);
+	for (unsigned i = 0; i < r->npoints; i++) {
+		const struct cache_point *p = &r->points[i];
+		char sz[24], a[48], b[48], c[48];
+
+		fmt_bytes(sz, sizeof(sz), p->size);
+		fputs("<tr><th>", f);
+		html_esc(f, sz);
+		if (!p->nrep) {
+			fprintf(f, "</th><td colspan=\"5\">%s: ", bench_status_name(p->status));
+			html_esc(f, p->reason);
+			fputs("</td></tr>\n", f);
+			continue;
+		}
+		fprintf(f, "</th><td class=\"n\">%.0f (%.0f&ndash;%.0f)</td><td class=\"n\">", p->iops32,
+			p->iops32_lo, p->iops32_hi);
+		ns_html(a, sizeof(a), p->p50_1_ns);
+		ns_html(b, sizeof(b), p->p50_1_lo_ns);
+		ns_html(c, sizeof(c), p->p50_1_hi_ns);
+		html_esc(f, a);
+		fputs(" (", f);
+		html_esc(f, b);
+		fputs("&ndash;", f);
+		html_esc(f, c);
+		fputs(")</td><td class=\"n\">", f);
+		ns_html(a, sizeof(a), p->p99_1_ns);
+		html_esc(f, a);
+		fprintf(f, "</td><td class=\"n\">%u</td><td>%s%s", p->nrep,
+			r->knee < 0 ? "" : (int)i > r->knee ? "device" : "cache", p->cpu_bound ? " cpu-bound" : "");
+		if (p->status != BENCH_OK) {
+			fputs(" ", f);
+			html_esc(f, p->reason);
+		}
+		fputs("</td></tr>\n", f);
+	}
+}
+
 void html_cache(FILE *f, const struct bench_report *rep)
 {
 	const struct cache_result *r = &rep->cache;
@@ -299,48 +355,28 @@ void html_cache(FILE *f, const struct bench_report *rep)
 	fputs("</h3>\n<div class=\"scroll\"><table>\n", f);
 	if (r->time_capped)
 		row(f, "Status", "incomplete: --storage-max-time (%.0f s) reached", (double)r->max_time_ns / 1e9);
-	if (r->knee >= 0 && r->knee + 1 < (int)r->npoints) {
+	if (r->knee >= 0 && r->knee + 1 < (int)r->npoints && r->points[r->knee + 1].nrep) {
 		const struct cache_point *k = &r->points[r->knee], *d = &r->points[r->knee + 1];
 
-		row(f, "Knee", "served from a cache up to ~%.2f GiB; beyond it: %.0f IOPS, p99 %.2f ms",
-		    gib((double)k->size), d->iops32, (double)d->p99_1_ns / 1e6);
+		row(f, "Knee", "served from a cache up to ~%.2f GiB (%s); beyond it: %.0f IOPS, p99 %.2f ms",
+		    gib((double)k->size), knee_by_words(r->knee_by), d->iops32, (double)d->p99_1_ns / 1e6);
 	} else if (r->measured_up_to) {
 		row(f, "Knee", "no cache effect up to %.2f GiB", gib((double)r->measured_up_to));
 	}
+	row(f, "Cliff runs", "each size measured %u times in interleaved rounds, warm pass %s; medians shown",
+	    r->repeats, r->warm[0] ? r->warm : "seq");
 	burst_row(f, "Sequential write 1M", &r->seq);
 	burst_row(f, "Random write 4k", &r->rnd);
 	fputs("</table></div>\n<div class=\"scroll\"><table class=\"cliff\">\n", f);
-	fputs("<tr><th>Working set</th><th class=\"n\">qd32 IOPS</th><th class=\"n\">qd1 p50</th>"
-	      "<th class=\"n\">qd1 p99</th><th></th></tr>\n", f);
-	for (unsigned i = 0; i < r->npoints; i++) {
-		const struct cache_point *p = &r->points[i];
-		char sz[24], p50[48], p99[48];
-
-		fmt_bytes(sz, sizeof(sz), p->size);
-		fputs("<tr><th>", f);
-		html_esc(f, sz);
-		if (p->status != BENCH_OK) {
-			fprintf(f, "</th><td colspan=\"4\">%s: ", bench_status_name(p->status));
-			html_esc(f, p->reason);
-			fputs("</td></tr>\n", f);
-			continue;
-		}
-		ns_html(p50, sizeof(p50), (double)p->p50_1_ns);
-		ns_html(p99, sizeof(p99), (double)p->p99_1_ns);
-		fprintf(f, "</th><td class=\"n\">%.0f</td><td class=\"n\">", p->iops32);
-		html_esc(f, p50);
-		fputs("</td><td class=\"n\">", f);
-		html_esc(f, p99);
-		fprintf(f, "</td><td>%s</td></tr>\n",
-			r->knee < 0 ? "" : (int)i > r->knee ? "device" : "cache");
-	}
+	cliff_table(f, r);
 	fputs("</table></div>\n<div class=\"charts\">\n", f);
 	chart_cliff(f, r, 0);
 	chart_cliff(f, r, 1);
 	chart_burst(f, &r->seq);
 	chart_burst(f, &r->rnd);
-	fputs("</div>\n<p class=\"note\">Cliff: 4k random reads over each working set after one warm "
-	      "pass, qd32 IOPS and qd1 p99; the dashed line is the knee, the last size served from a "
-	      "cache. Timelines: MB/s written per second; dashed: the change point and the burst and "
+	fputs("</div>\n<p class=\"note\">Cliff: 4k random reads over each working set after its warm "
+	      "pass, each size measured in interleaved rounds: medians of qd32 IOPS (the whisker: the "
+	      "lowest to the highest repeat) and qd1 p99; the dashed line is the knee, the last size "
+	      "served from a cache. Timelines: MB/s written per second; dashed: the change point and the burst and "
 	      "sustained levels.</p></div></section>\n", f);
 }

@@ -3,6 +3,7 @@
  * their raw ios/seconds, the knee, and each write test's timeline.
  */
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "json_put.h"
@@ -79,7 +80,7 @@ static void knee_keys(cJSON *o, const struct cache_result *r)
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < r->npoints; i++)
-		n += r->points[i].status == BENCH_OK;
+		n += r->points[i].nrep > 0;
 	if (r->knee >= 0 && r->knee < (int)r->npoints) {
 		cJSON_AddNumberToObject(o, "knee_size", (double)r->points[r->knee].size);
 		if (r->knee_by > CACHE_KNEE_NONE && r->knee_by <= CACHE_KNEE_BOTH)
@@ -87,7 +88,9 @@ static void knee_keys(cJSON *o, const struct cache_result *r)
 		else
 			cJSON_AddNullToObject(o, "knee_by");
 	} else {
-		const char *why = n < 2 ? "fewer than 2 sizes measured" : "no knee: flat within the spread";
+		const char *why = n == 0 ? "no cliff size measured" :
+				  n < 2 ? "one cliff size measured: no curve to split" :
+					  "no knee: no split beyond the repeats' spread in qd32 IOPS or qd1 p50";
 
 		cJSON_AddNullToObject(o, "knee_size");
 		cJSON_AddNullToObject(o, "knee_by");
@@ -100,6 +103,62 @@ static void knee_keys(cJSON *o, const struct cache_result *r)
 		cJSON_AddNullToObject(o, "measured_up_to");
 		null_reason(o, "measured_up_to", r->time_capped ? "no size measured: time cap" : "no size measured");
 	}
+}
+
+/* key = v when known, else null with its reason */
+static void num_why(cJSON *o, const char *key, bool known, double v, const char *why)
+{
+	num_or_null(o, key, known, v);
+	if (!known)
+		null_reason(o, key, why);
+}
+
+/* A cliff size's status by the section's pinned names: ok, skip, incomplete, fail. */
+static const char *point_status(enum bench_status st)
+{
+	return st == BENCH_OK ? "ok" : st == BENCH_SKIP ? "skip" : st == BENCH_INCOMPLETE ? "incomplete" : "fail";
+}
+
+/* One cliff size: its repeats' raw parts, the medians and ranges over them, the CPU share. */
+static cJSON *cliff_point(const struct cache_point *p)
+{
+	cJSON *x = cJSON_CreateObject(), *reps = cJSON_CreateArray();
+	bool m = p->nrep > 0;
+	const char *why = p->status == BENCH_SKIP ? p->reason : "not measured";
+
+	cJSON_AddNumberToObject(x, "size", (double)p->size);
+	cJSON_AddStringToObject(x, "status", point_status(p->status));
+	json_add_str(x, "reason", p->reason);
+	for (unsigned j = 0; j < p->nrep; j++) {
+		const struct cache_rep *e = &p->rep[j];
+		cJSON *o = cJSON_CreateObject();
+		double cs = e->q32.secs > 0 ? e->q32.cpu_s / e->q32.secs : NAN;
+
+		cJSON_AddNumberToObject(o, "qd32_ios", (double)e->q32.ios);
+		cJSON_AddNumberToObject(o, "qd32_seconds", e->q32.secs);
+		cJSON_AddNumberToObject(o, "qd32_iops", e->iops32);
+		num_why(o, "qd32_cpu_share", isfinite(cs), cs, "thread CPU time not available");
+		cJSON_AddNumberToObject(o, "qd1_ios", (double)e->q1.ios);
+		cJSON_AddNumberToObject(o, "qd1_seconds", e->q1.secs);
+		cJSON_AddNumberToObject(o, "qd1_p50_ns", (double)e->p50_1_ns);
+		cJSON_AddNumberToObject(o, "qd1_p99_ns", (double)e->p99_1_ns);
+		cJSON_AddItemToArray(reps, o);
+	}
+	cJSON_AddItemToObject(x, "repeats", reps);
+	num_why(x, "qd32_iops", m, p->iops32, why);
+	num_why(x, "qd32_iops_min", m, p->iops32_lo, why);
+	num_why(x, "qd32_iops_max", m, p->iops32_hi, why);
+	num_why(x, "qd1_p50_ns", m, p->p50_1_ns, why);
+	num_why(x, "qd1_p50_ns_min", m, p->p50_1_lo_ns, why);
+	num_why(x, "qd1_p50_ns_max", m, p->p50_1_hi_ns, why);
+	num_why(x, "qd1_p99_ns", m, p->p99_1_ns, why);
+	num_why(x, "cpu_share", m && isfinite(p->cpu_share), p->cpu_share,
+		m ? "thread CPU time not available" : why);
+	if (m)
+		cJSON_AddBoolToObject(x, "cpu_bound", p->cpu_bound);
+	else
+		num_why(x, "cpu_bound", false, 0, why);
+	return x;
 }
 
 cJSON *json_cache(const struct bench_report *rep)
@@ -117,23 +176,8 @@ cJSON *json_cache(const struct bench_report *rep)
 	cJSON_AddBoolToObject(o, "incomplete", r->time_capped); /* partial: the cap ended it */
 	cJSON_AddNumberToObject(o, "free_bytes", (double)r->free_bytes);
 	section_keys(o, r);
-	for (unsigned i = 0; i < r->npoints; i++) {
-		const struct cache_point *p = &r->points[i];
-		cJSON *x = cJSON_CreateObject();
-		bool ok = p->status == BENCH_OK;
-
-		cJSON_AddNumberToObject(x, "size", (double)p->size);
-		cJSON_AddStringToObject(x, "status", bench_status_name(p->status));
-		json_add_str(x, "reason", p->reason);
-		num_or_null(x, "qd32_ios", ok, (double)p->rep[0].q32.ios);
-		num_or_null(x, "qd32_seconds", ok, p->rep[0].q32.secs);
-		num_or_null(x, "qd32_iops", ok, p->iops32);
-		num_or_null(x, "qd1_ios", ok, (double)p->rep[0].q1.ios);
-		num_or_null(x, "qd1_seconds", ok, p->rep[0].q1.secs);
-		num_or_null(x, "qd1_p50_ns", ok, p->p50_1_ns);
-		num_or_null(x, "qd1_p99_ns", ok, p->p99_1_ns);
-		cJSON_AddItemToArray(pts, x);
-	}
+	for (unsigned i = 0; i < r->npoints; i++)
+		cJSON_AddItemToArray(pts, cliff_point(&r->points[i]));
 	cJSON_AddItemToObject(o, "cliff", pts);
 	knee_keys(o, r);
 	cJSON_AddItemToObject(o, "seq_write", burst_json(&r->seq));

@@ -2,6 +2,7 @@
  * text_cache.c — the storage profile's section: the cliff table, its
  * knee in words, and each write test's burst and sustained rates.
  */
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "render/render.h"
@@ -28,6 +29,73 @@ static void burst(FILE *f, const char *label, const struct cache_burst *b)
 		b->change_s, b->recovered ? " (recovered at the end)" : ", did not recover");
 }
 
+/* 61200 -> "61k", 5400 -> "5.4k", 950 -> "950": a range short enough for the table */
+static void kfmt(char *b, size_t n, double v)
+{
+	if (v >= 9999.5)
+		snprintf(b, n, "%.0fk", v / 1e3);
+	else if (v >= 999.5)
+		snprintf(b, n, "%.1fk", v / 1e3);
+	else
+		snprintf(b, n, "%.0f", v);
+}
+
+/* Which figure showed the knee, and what the other did. */
+static const char *knee_by_words(const struct cache_result *r)
+{
+	bool cpu = false;
+
+	for (unsigned i = 0; i < r->npoints; i++)
+		cpu |= r->points[i].nrep && r->points[i].cpu_bound;
+	switch (r->knee_by) {
+	case CACHE_KNEE_BOTH:
+		return "seen in qd32 IOPS and qd1 latency";
+	case CACHE_KNEE_LAT:
+		return cpu ? "seen in qd1 latency; qd32 IOPS flat, the loop CPU-bound" :
+			     "seen in qd1 latency; qd32 IOPS showed none (a cap on IOPS hides it)";
+	case CACHE_KNEE_IOPS:
+		return "seen in qd32 IOPS; qd1 latency showed none";
+	default:
+		return "";
+	}
+}
+
+/* The cliff table (medians over the repeats, the IOPS range), its marks, the knee in words. */
+static void cliff(FILE *f, const struct cache_result *r)
+{
+	fprintf(f, "  cliff: each size measured %u times in interleaved rounds, warm pass %s; medians\n",
+		r->repeats, r->warm[0] ? r->warm : "seq");
+	fprintf(f, "  %-10s %-22s %11s %11s %5s\n", "size", "qd32 IOPS (range)", "qd1 p50 us", "qd1 p99 us",
+		"runs");
+	for (unsigned i = 0; i < r->npoints; i++) {
+		const struct cache_point *p = &r->points[i];
+		char rng[64], lo[16], hi[16];
+
+		if (!p->nrep) {
+			fprintf(f, "  %8.0fM  %s: %s\n", mib(p->size), bench_status_name(p->status), p->reason);
+			continue;
+		}
+		kfmt(lo, sizeof(lo), p->iops32_lo);
+		kfmt(hi, sizeof(hi), p->iops32_hi);
+		snprintf(rng, sizeof(rng), "%.0f (%s-%s)", p->iops32, lo, hi);
+		fprintf(f, "  %8.0fM  %-22s %11.1f %11.1f %5u%s%s%s%s\n", mib(p->size), rng, p->p50_1_ns / 1e3,
+			p->p99_1_ns / 1e3, p->nrep,
+			r->knee >= 0 && (int)i > r->knee ? "  device" : r->knee >= 0 ? "  cache" : "",
+			p->cpu_bound ? "  cpu-bound" : "", p->status != BENCH_OK ? "  " : "",
+			p->status != BENCH_OK ? p->reason : "");
+	}
+	if (r->knee >= 0 && r->knee + 1 < (int)r->npoints && r->points[r->knee + 1].nrep) {
+		const struct cache_point *k = &r->points[r->knee], *d = &r->points[r->knee + 1];
+
+		fprintf(f, "  served from a cache up to ~%.2f GiB (%s); beyond it: %.0f IOPS, p50 %.1f us, "
+			"p99 %.2f ms\n", gib(k->size), knee_by_words(r), d->iops32, d->p50_1_ns / 1e3,
+			d->p99_1_ns / 1e6);
+	} else if (r->measured_up_to) {
+		fprintf(f, "  no cache effect up to %.2f GiB (no split beyond the repeats' spread in qd32 IOPS "
+			"or qd1 latency)\n", gib(r->measured_up_to));
+	}
+}
+
 void text_cache(FILE *f, const struct bench_report *rep, const struct render_style *st)
 {
 	const struct cache_result *r = &rep->cache;
@@ -43,26 +111,7 @@ void text_cache(FILE *f, const struct bench_report *rep, const struct render_sty
 	else
 		fprintf(f, "  engine %s: depth %u, not qd32%s%s%s\n", r->engine, r->depth,
 			r->engine_why[0] ? " (" : "", r->engine_why, r->engine_why[0] ? ")" : "");
-	fprintf(f, "  %-10s %12s %12s %12s\n", "size", "qd32 IOPS", "qd1 p50 us", "qd1 p99 us");
-	for (unsigned i = 0; i < r->npoints; i++) {
-		const struct cache_point *p = &r->points[i];
-
-		if (p->status != BENCH_OK) {
-			fprintf(f, "  %8.0fM  %s: %s\n", mib(p->size), bench_status_name(p->status), p->reason);
-			continue;
-		}
-		fprintf(f, "  %8.0fM  %12.0f %12.1f %12.1f%s\n", mib(p->size), p->iops32,
-			p->p50_1_ns / 1e3, p->p99_1_ns / 1e3,
-			r->knee >= 0 && (int)i > r->knee ? "  device" : r->knee >= 0 ? "  cache" : "");
-	}
-	if (r->knee >= 0 && r->knee + 1 < (int)r->npoints) {
-		const struct cache_point *k = &r->points[r->knee], *d = &r->points[r->knee + 1];
-
-		fprintf(f, "  served from a cache up to ~%.2f GiB; beyond it: %.0f IOPS, p99 %.2f ms\n",
-			gib(k->size), d->iops32, d->p99_1_ns / 1e6);
-	} else if (r->measured_up_to) {
-		fprintf(f, "  no cache effect up to %.2f GiB\n", gib(r->measured_up_to));
-	}
+	cliff(f, r);
 	burst(f, "sequential write 1M", &r->seq);
 	burst(f, "random write 4k", &r->rnd);
 	if (r->fio_equivalent[0])
