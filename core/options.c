@@ -134,8 +134,8 @@ static const struct opt_def opt_table[] = {
 	  "warm pass before each size's reads: seq, random (what bcache/dm-cache/L2ARC admit) or both "
 	  "(default: both)" },
 	{ "storage-write-time", OK_DUR, OFF(storage_write_time_ns), 1000000000ULL, 7200ULL * 1000000000ULL,
-	  NULL, "DUR", "time of each write test, up to 2h: 40m drains a cloud volume's ~30-minute credit "
-	  "bucket (default: its share of --storage-max-time)" },
+	  NULL, "DUR", "time of each write test, up to 2h, extending --storage-max-time: 40m drains a cloud "
+	  "volume's ~30-minute credit bucket (default: its share of --storage-max-time)" },
 	{ "storage-recover-idle", OK_DUR, OFF(storage_recover_idle_ns), 1000000000ULL,
 	  7200ULL * 1000000000ULL, NULL, "DUR",
 	  "after a write test that dropped, stay idle DUR then rewrite: how much burst came back (default: off)" },

@@ -106,6 +106,8 @@ TH_TEST(cache_change_step_exact)
 	TH_NEAR(c.burst_rate, 400e6, 1);
 	TH_NEAR(c.sustained_rate, 100e6, 1);
 	TH_NEAR(c.burst_amount, 2.5e9, 1e3);
+	/* one drop: what was written before the floor is the burst */
+	TH_NEAR(c.change_amount, 2.5e9, 1e3);
 	TH_CHECK(!c.recovered);
 }
 

@@ -251,7 +251,10 @@ void cache_change_point(const double *v, unsigned n, double dt, struct cache_cha
 		x = x < 0 ? 0 : x > 1 ? 1 : x;
 		c->burst_amount += x * lv[h] * dt;
 	}
-	c->change_amount = 0;
+	/* before the floor: its first sample's share at the level before it too */
+	double up = lv[f - 1], x = up > lv[f] ? (v[c->index] - lv[f]) / (up - lv[f]) : 0;
+
+	c->change_amount = (x < 0 ? 0 : x > 1 ? 1 : x) * up * dt;
 	for (unsigned i = 0; i < c->index; i++)
 		c->change_amount += v[i] * dt;
 	unsigned r = n - c->index < CACHE_RECOVER_N ? n - c->index : CACHE_RECOVER_N;

@@ -33,7 +33,7 @@ struct cache_change {
 	double burst_rate;     /* the highest level before the floor (unit of v); all: the mean */
 	double sustained_rate; /* the floor: the lowest level after the burst; all: the mean */
 	double burst_amount;   /* v x dt written until the burst level ended (a slower start too), mixed samples split */
-	double change_amount;  /* v x dt written before the floor began */
+	double change_amount;  /* v x dt written before the floor began, its mixed first sample split */
 	double phi;            /* lag-1 autocorrelation of the residuals (bias-corrected), NAN none */
 	bool recovered;        /* the tail climbed back to the burst level */
 };
