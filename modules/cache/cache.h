@@ -91,7 +91,7 @@ struct cache_burst {
 	double burst_bytes;          /* written until the burst level ended */
 	bool recovered;              /* the tail climbed back to the burst level */
 	struct cache_recovery rec;
-	char suggestion[192];        /* no drop: the write time a credit bucket needs; "" none */
+	char suggestion[224];        /* no drop: the write time a credit bucket needs; "" none */
 };
 
 struct cache_result {

@@ -91,7 +91,8 @@ static void suggest(struct cache_burst *b, uint64_t ran_ns)
 	size_str(g, sizeof(g), b->bytes);
 	snprintf(b->suggestion, sizeof(b->suggestion),
 		 "no drop in %s / %s; credit buckets of cloud volumes last ~30 min (AWS gp2, Azure "
-		 "credit bursting): --storage-write-time " CREDIT_ADVICE, t, g);
+		 "credit bursting): --storage-write-time " CREDIT_ADVICE "%s", t, g,
+		 b->size_capped ? ", and a larger --storage-write-size" : "");
 }
 
 /* Idle for ns in short naps; false when the run was stopped. */
