@@ -430,7 +430,8 @@ void collect_cache(const struct bench_report *rep, struct metric_set *ms)
 			 (double)r->measured_up_to / (double)(1ULL << 30));
 		collect_set_why(k, why);
 	}
-	if (r->seq.status == BENCH_OK && r->seq.n)
+	/* all bytes over the real time: a test under 1 s has its figure too */
+	if (r->seq.status == BENCH_OK && r->seq.bytes && r->seq.secs > 0)
 		collect_set_value(w, r->seq.sustained_bps / 1e6, -1);
 	else
 		collect_set_why(w, r->seq.reason[0] ? r->seq.reason : "sequential write test not run");

@@ -180,6 +180,11 @@ TH_TEST(cache_html_change_point_marker)
 	b->burst_bps = 800e6;
 	b->sustained_bps = 150e6;
 	b->burst_bytes = 12 * 800e6;
+	b->change_bytes = 12 * 800000000ULL;
+	b->bytes = b->change_bytes + 28 * 150000000ULL;
+	b->secs = 40;
+	b->region = 4ULL << 30;
+	snprintf(b->region_why, sizeof(b->region_why), "past the knee: 4 GiB, the first size served by the device");
 	page = draw(rep);
 	TH_CHECK(page != NULL);
 	sec = page ? strstr(page, "class=\"burst\"") : NULL;
@@ -193,7 +198,11 @@ TH_TEST(cache_html_change_point_marker)
 		TH_NEAR(attr_after(sec, "class=\"avg lvl-burst\"", "data-mbps"), 800, 1e-6);
 		TH_NEAR(attr_after(sec, "class=\"avg lvl-sustained\"", "data-mbps"), 150, 1e-6);
 		TH_NEAR(attr_after(sec, "class=\"avg lvl-burst\"", "x2"), x, 0.05);
-		TH_CHECK(strstr(page, "burst 800.0 MB/s for 8.94 GiB, then 150.0 MB/s from second 12") != NULL);
+		TH_CHECK(strstr(page, "burst 800.0 MB/s for 8.94 GiB; drop after 12 s / 8.94 GiB to a floor of 150.0 MB/s") != NULL);
+		/* the region written over, and why it is not the cache */
+		TH_CHECK(strstr(page, "4.00 GiB (past the knee: 4 GiB, the first size served by the device)") != NULL);
+		/* the floor is drawn from the last change to the end */
+		TH_NEAR(attr_after(sec, "class=\"avg lvl-sustained\"", "x1"), x, 0.05);
 	}
 	free(page);
 	free(rep);

@@ -267,17 +267,18 @@ TH_TEST(json_storage_section_nulls)
 	TH_NEAR(cJSON_GetNumberValue(cJSON_GetObjectItem(o, "elapsed_s")), 41.5, 0);
 	TH_CHECK(cJSON_GetObjectItem(o, "null_reasons") == NULL);
 	cJSON_Delete(o);
-	/* no knee over 3 sizes: flat within the spread; over 1: too few */
+	/* no knee over 3 measured sizes: none beyond the spread; over 1: no curve */
 	rep->cache.knee = -1;
 	o = json_cache(rep);
 	TH_CHECK(cJSON_IsNull(cJSON_GetObjectItem(o, "knee_size")));
 	nr = cJSON_GetObjectItem(o, "null_reasons");
-	TH_EQ_STR(cJSON_GetStringValue(cJSON_GetObjectItem(nr, "knee_size")), "no knee: flat within the spread");
+	TH_EQ_STR(cJSON_GetStringValue(cJSON_GetObjectItem(nr, "knee_size")), "no knee: no split beyond the repeats' spread in qd32 IOPS or qd1 p50");
 	cJSON_Delete(o);
-	rep->cache.points[1].status = rep->cache.points[2].status = BENCH_INCOMPLETE;
+	rep->cache.points[1].nrep = rep->cache.points[2].nrep = 0;
 	o = json_cache(rep);
 	nr = cJSON_GetObjectItem(o, "null_reasons");
-	TH_EQ_STR(cJSON_GetStringValue(cJSON_GetObjectItem(nr, "knee_size")), "fewer than 2 sizes measured");
+	TH_EQ_STR(cJSON_GetStringValue(cJSON_GetObjectItem(nr, "knee_size")),
+		  "one cliff size measured: no curve to split");
 	cJSON_Delete(o);
 	free(rep);
 }

@@ -14,7 +14,10 @@
 #include "core/module.h"
 
 #define CACHE_MAX_SIZES 16
-#define CACHE_TL_MAX 3600
+/* 1 s samples of a write test: 2 h (--storage-write-time's maximum), 57 KB each */
+#define CACHE_TL_MAX 7200
+/* Sub-second samples of a write test's start: 100 x 100 ms */
+#define CACHE_SUB_MAX 100
 /* Repeats of each cliff size (--storage-repeats): the knee reads their medians. */
 #define CACHE_MAX_REPEATS 9
 
@@ -52,26 +55,43 @@ struct cache_point {
 /* What showed the knee: qd32 IOPS, qd1 p50 latency, or both. */
 enum cache_knee_by { CACHE_KNEE_NONE, CACHE_KNEE_IOPS, CACHE_KNEE_LAT, CACHE_KNEE_BOTH };
 
-/* One write test: a per-second timeline and its change point. */
+/* The idle-then-rewrite probe after a drop (--storage-recover-idle). */
+struct cache_recovery {
+	bool run;                    /* probed: the fields below hold */
+	double idle_s;               /* idle before the rewrite */
+	double secs;                 /* the rewrite window */
+	uint64_t bytes;              /* written in it */
+	double bps;                  /* bytes / secs */
+	double share_of_burst;       /* bps / the burst rate */
+	char why[96];                /* not run: why (null_reasons) */
+};
+
+/* One write test: a per-second timeline, sub-second samples of its start, and its levels. */
 struct cache_burst {
 	enum bench_status status;    /* NOT_RUN, OK, SKIP, INCOMPLETE */
 	char reason[160];
 	char kind[16];               /* "seq-1m", "rand-4k" */
 	uint32_t bs;
 	unsigned depth;
-	uint64_t bytes;              /* written in the timeline's whole seconds */
-	double secs;                 /* whole seconds in the timeline */
+	uint64_t bytes;              /* all bytes written */
+	double secs;                 /* the real elapsed time (may be under 1 s) */
 	uint64_t region;             /* rand: the bytes written over (past the knee when there is one) */
-	char region_why[96];         /* how that region was chosen */
+	char region_why[128];        /* how that region was chosen */
 	struct cache_io_stat io;     /* engine, depth and CPU of the run */
-	unsigned n;                  /* samples */
+	unsigned n;                  /* 1 s samples */
 	double tl[CACHE_TL_MAX];     /* bytes written in second i */
+	unsigned nsub;               /* sub-second samples of the start */
+	double sub_dt;               /* their length, s */
+	double sub[CACHE_SUB_MAX];   /* bytes written in each */
 	bool size_capped;            /* stopped at the size cap */
-	bool found;                  /* a drop that stays down */
-	unsigned change_s;           /* the first sustained second */
-	double burst_bps, sustained_bps;
-	double burst_bytes;          /* written at the burst rate */
-	bool recovered;
+	bool found;                  /* a drop to a floor that lasts */
+	unsigned change_s;           /* the last change: the floor's first second */
+	uint64_t change_bytes;       /* bytes written before it */
+	double burst_bps, sustained_bps; /* the burst level; the floor (no drop: both the mean) */
+	double burst_bytes;          /* written until the burst level ended */
+	bool recovered;              /* the tail climbed back to the burst level */
+	struct cache_recovery rec;
+	char suggestion[224];        /* no drop: the write time a credit bucket needs; "" none */
 };
 
 struct cache_result {

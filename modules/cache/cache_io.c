@@ -38,14 +38,14 @@ int cache_rand_io(const struct bench_ctx *ctx, int fd, uint64_t size, unsigned d
 	char why[192];
 	int rc = -ENOMEM;
 	unsigned inflight = 0;
-	uint64_t nblocks = size / BS, t0, end, bytes = 0, next_s;
+	uint64_t nblocks = size / BS, t0, end, bytes = 0, next_s, sbytes = 0, next_sub = 0;
 	uint64_t *ios = &st->ios;
 	double cpu0;
 
 	memset(st, 0, sizeof(*st));
 	st->cpu_s = NAN;
 	if (tl)
-		tl->n = 0;
+		tl->n = tl->nsub = 0;
 	if (!io || !done || posix_memalign(&bufs, 4096, (size_t)depth * BS)) {
 		snprintf(err, errlen, "cache: buffers: %s", strerror(ENOMEM));
 		goto cleanup;
@@ -70,6 +70,8 @@ int cache_rand_io(const struct bench_ctx *ctx, int fd, uint64_t size, unsigned d
 	t0 = mono_ns();
 	end = t0 + ns;
 	next_s = t0 + 1000000000ULL;
+	if (tl && tl->sub)
+		next_sub = t0 + tl->sub_ns;
 	for (unsigned i = 0; i < e.depth; i++) {
 		io[i].off = (databuf_next(&rng) % nblocks) * BS;
 		io[i].len = BS;
@@ -100,6 +102,11 @@ int cache_rand_io(const struct bench_ctx *ctx, int fd, uint64_t size, unsigned d
 			bytes = 0;
 			next_s += 1000000000ULL;
 		}
+		while (tl && tl->sub && now >= next_sub && tl->nsub < tl->submax) {
+			tl->sub[tl->nsub++] = (double)sbytes;
+			sbytes = 0;
+			next_sub += tl->sub_ns;
+		}
 		for (int i = 0; i < n; i++) {
 			struct rand_io *d = e.done[i];
 
@@ -112,6 +119,7 @@ int cache_rand_io(const struct bench_ctx *ctx, int fd, uint64_t size, unsigned d
 			}
 			(*ios)++;
 			bytes += BS;
+			sbytes += BS;
 			if (h)
 				lat_hist_add(h, now - d->t_issue);
 			if (now < end && !bench_stopped(ctx)) {

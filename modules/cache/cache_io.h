@@ -12,10 +12,13 @@
 #include "core/module.h"
 #include "cache.h"
 
-/* One run's timeline: bytes per second (1 s samples), NULL for none. */
+/* One run's timeline: bytes per second (1 s samples), NULL for none; sub: bytes per sub_ns of the start (NULL none). */
 struct cache_io_tl {
 	double *v;
 	unsigned max, n;
+	double *sub;
+	unsigned submax, nsub;
+	uint64_t sub_ns;
 };
 
 /*

@@ -251,7 +251,8 @@ static void chart_burst(FILE *f, const struct cache_burst *b)
 	for (unsigned i = 0; i < n; i++)
 		ymax = b->tl[i] / 1e6 > ymax ? b->tl[i] / 1e6 : ymax;
 	ymax = nice_ceil(ymax > 0 ? ymax : 1);
-	snprintf(lbl, sizeof(lbl), "%s write MB/s per second with the change point", b->kind);
+	snprintf(lbl, sizeof(lbl), "%s write MB/s per second over %.2f GiB, the floor after the last change",
+		 b->kind, gib((double)b->region));
 	svg_open(f, "burst", lbl);
 	for (int t = 0; t <= 4; t++) {
 		fmt_num2str(lbl, sizeof(lbl), ymax * t / 4, false, NULL);
@@ -267,10 +268,13 @@ static void chart_burst(FILE *f, const struct cache_burst *b)
 	if (b->found) {
 		char data[48];
 
-		level(f, "lvl-burst", 0, b->change_s, n, b->burst_bps / 1e6, ymax);
+		/* the burst level for the time it lasted, the floor from the last change on */
+		double bs = b->burst_bps > 0 ? b->burst_bytes / b->burst_bps : 0;
+
+		level(f, "lvl-burst", 0, bs < b->change_s ? bs : b->change_s, n, b->burst_bps / 1e6, ymax);
 		level(f, "lvl-sustained", b->change_s, n, n, b->sustained_bps / 1e6, ymax);
 		snprintf(data, sizeof(data), "data-second=\"%u\"", b->change_s);
-		snprintf(lbl, sizeof(lbl), "drop at %u s", b->change_s);
+		snprintf(lbl, sizeof(lbl), "floor from %u s", b->change_s);
 		vmark(f, "change", data, px(b->change_s, 0, n), lbl);
 	} else {
 		level(f, "lvl-sustained", 0, n, n, b->burst_bps / 1e6, ymax);
@@ -284,17 +288,34 @@ static void chart_burst(FILE *f, const struct cache_burst *b)
 
 static void burst_row(FILE *f, const char *label, const struct cache_burst *b)
 {
+	char lbl[64];
+
 	if (b->status == BENCH_NOT_RUN)
 		return;
-	if (b->status != BENCH_OK || !b->n)
+	if ((b->status != BENCH_OK && b->status != BENCH_INCOMPLETE) || !b->bytes) {
 		row(f, label, "%s%s%s", bench_status_name(b->status), b->reason[0] ? ": " : "", b->reason);
-	else if (!b->found)
-		row(f, label, "%.1f MB/s, sustained for %u s / %.2f GiB%s", b->burst_bps / 1e6, b->n,
-		    gib((double)b->bytes), b->size_capped ? " (size cap)" : "");
+		return;
+	}
+	if (!b->found)
+		row(f, label, "%.1f MB/s for %.*f s / %.2f GiB, no drop%s", b->burst_bps / 1e6,
+		    b->secs < 1 ? 2 : b->secs < 10 ? 1 : 0,
+		    b->secs, gib((double)b->bytes), b->size_capped ? " (size cap)" : "");
 	else
-		row(f, label, "burst %.1f MB/s for %.2f GiB, then %.1f MB/s from second %u%s",
-		    b->burst_bps / 1e6, gib(b->burst_bytes), b->sustained_bps / 1e6, b->change_s,
-		    b->recovered ? " (recovered at the end)" : ", did not recover");
+		row(f, label, "burst %.1f MB/s for %.2f GiB; drop after %u s / %.2f GiB to a floor of %.1f MB/s%s",
+		    b->burst_bps / 1e6, gib(b->burst_bytes), b->change_s, gib((double)b->change_bytes),
+		    b->sustained_bps / 1e6, b->recovered ? " (recovered at the end)" : ", did not recover");
+	snprintf(lbl, sizeof(lbl), "%s: region", label);
+	row(f, lbl, "%.2f GiB (%s); %s, depth %u", gib((double)b->region), b->region_why,
+	    b->io.engine[0] ? b->io.engine : "unknown", b->io.depth);
+	if (b->rec.run) {
+		snprintf(lbl, sizeof(lbl), "%s: recovery", label);
+		row(f, lbl, "after %.0f s idle: %.1f MB/s (%.0f%% of the burst), %.2f GiB in %.0f s", b->rec.idle_s,
+		    b->rec.bps / 1e6, b->rec.share_of_burst * 100, gib((double)b->rec.bytes), b->rec.secs);
+	}
+	if (b->suggestion[0]) {
+		snprintf(lbl, sizeof(lbl), "%s: longer run", label);
+		row(f, lbl, "%s", b->suggestion);
+	}
 }
 
 static const char *knee_by_words(enum cache_knee_by by)
@@ -377,6 +398,6 @@ void html_cache(FILE *f, const struct bench_report *rep)
 	fputs("</div>\n<p class=\"note\">Cliff: 4k random reads over each working set after its warm "
 	      "pass, each size measured in interleaved rounds: medians of qd32 IOPS (the whisker: the "
 	      "lowest to the highest repeat) and qd1 p99; the dashed line is the knee, the last size "
-	      "served from a cache. Timelines: MB/s written per second; dashed: the change point and the burst and "
-	      "sustained levels.</p></div></section>\n", f);
+	      "served from a cache. Timelines: MB/s written per second; dashed: the burst level, the "
+	      "last change and the floor after it.</p></div></section>\n", f);
 }

@@ -17,35 +17,7 @@ static void num_or_null(cJSON *o, const char *k, bool known, double v)
 		cJSON_AddNullToObject(o, k);
 }
 
-static cJSON *burst_json(const struct cache_burst *b)
-{
-	cJSON *o = cJSON_CreateObject(), *tl = cJSON_CreateArray();
-	bool ok = b->status == BENCH_OK || b->status == BENCH_INCOMPLETE;
-
-	cJSON_AddStringToObject(o, "kind", b->kind);
-	cJSON_AddStringToObject(o, "status", bench_status_name(b->status));
-	json_add_str(o, "reason", b->reason);
-	cJSON_AddNumberToObject(o, "bs", b->bs);
-	cJSON_AddNumberToObject(o, "iodepth", b->depth);
-	num_or_null(o, "bytes", ok, (double)b->bytes);
-	num_or_null(o, "seconds", ok, b->secs);
-	for (unsigned i = 0; i < b->n; i++)
-		cJSON_AddItemToArray(tl, cJSON_CreateNumber(b->tl[i]));
-	cJSON_AddItemToObject(o, "timeline_bytes_per_s", tl);
-	cJSON_AddBoolToObject(o, "size_capped", b->size_capped);
-	cJSON_AddBoolToObject(o, "drop_found", b->found);
-	num_or_null(o, "change_s", ok && b->found, b->change_s);
-	num_or_null(o, "burst_mbps", ok && b->n, b->burst_bps / 1e6);
-	num_or_null(o, "burst_bytes", ok && b->found, b->burst_bytes);
-	num_or_null(o, "sustained_mbps", ok && b->n, b->sustained_bps / 1e6);
-	if (ok && b->found)
-		cJSON_AddBoolToObject(o, "recovered", b->recovered);
-	else
-		cJSON_AddNullToObject(o, "recovered");
-	return o;
-}
-
-/* The section's null metrics with their reason (null_reasons). */
+/* A null metric's reason, in the object's "null_reasons" (made on the first). */
 static void null_reason(cJSON *o, const char *key, const char *why)
 {
 	cJSON *nr = cJSON_GetObjectItemCaseSensitive(o, "null_reasons");
@@ -54,6 +26,69 @@ static void null_reason(cJSON *o, const char *key, const char *why)
 		nr = cJSON_AddObjectToObject(o, "null_reasons");
 	if (nr)
 		cJSON_AddStringToObject(nr, key, why);
+}
+
+/* key = v when known, else null with its reason */
+static void num_why(cJSON *o, const char *key, bool known, double v, const char *why)
+{
+	num_or_null(o, key, known, v);
+	if (!known)
+		null_reason(o, key, why);
+}
+
+static cJSON *burst_json(const struct cache_burst *b)
+{
+	cJSON *o = cJSON_CreateObject(), *tl = cJSON_CreateArray(), *sub = cJSON_CreateArray();
+	bool ok = (b->status == BENCH_OK || b->status == BENCH_INCOMPLETE) && b->bytes;
+	const char *why = b->reason[0] ? b->reason : ok ? "" : "the write test did not run";
+	bool cpu = ok && b->io.secs > 0 && !isnan(b->io.cpu_s);
+
+	cJSON_AddStringToObject(o, "kind", b->kind);
+	cJSON_AddStringToObject(o, "status", bench_status_name(b->status));
+	json_add_str(o, "reason", b->reason);
+	cJSON_AddNumberToObject(o, "bs", b->bs);
+	cJSON_AddNumberToObject(o, "iodepth", b->depth);
+	json_add_str(o, "engine", b->io.engine);
+	num_why(o, "iodepth_effective", b->io.depth > 0, b->io.depth, why);
+	num_why(o, "cpu_share", cpu, cpu ? b->io.cpu_s / b->io.secs : 0,
+		ok ? "not measured for this test (sequential psync loop)" : why);
+	num_why(o, "region_bytes", b->region > 0, (double)b->region, why);
+	json_add_str(o, "region_why", b->region_why);
+	num_why(o, "bytes", ok, (double)b->bytes, why);
+	num_why(o, "seconds", ok, b->secs, why);
+	for (unsigned i = 0; i < b->n; i++)
+		cJSON_AddItemToArray(tl, cJSON_CreateNumber(b->tl[i]));
+	cJSON_AddItemToObject(o, "timeline_bytes_per_s", tl);
+	for (unsigned i = 0; i < b->nsub && b->sub_dt > 0; i++)
+		cJSON_AddItemToArray(sub, cJSON_CreateNumber(b->sub[i] / b->sub_dt));
+	cJSON_AddItemToObject(o, "sub_timeline_bytes_per_s", sub);
+	num_why(o, "sub_dt_s", b->nsub > 0, b->sub_dt, "no sub-second samples");
+	cJSON_AddBoolToObject(o, "size_capped", b->size_capped);
+	cJSON_AddBoolToObject(o, "drop_found", b->found);
+	num_why(o, "change_s", ok && b->found, b->change_s, ok ? "no drop" : why);
+	num_why(o, "change_bytes", ok && b->found, (double)b->change_bytes, ok ? "no drop" : why);
+	num_why(o, "burst_mbps", ok, b->burst_bps / 1e6, why);
+	num_why(o, "burst_bytes", ok, b->burst_bytes, why);
+	num_why(o, "sustained_mbps", ok, b->sustained_bps / 1e6, why);
+	if (ok && b->found) {
+		cJSON_AddBoolToObject(o, "recovered", b->recovered);
+	} else {
+		cJSON_AddNullToObject(o, "recovered");
+		null_reason(o, "recovered", ok ? "no drop" : why);
+	}
+	if (b->rec.run) {
+		cJSON *r = cJSON_AddObjectToObject(o, "recovery");
+
+		cJSON_AddNumberToObject(r, "idle_s", b->rec.idle_s);
+		cJSON_AddNumberToObject(r, "mbps", b->rec.bps / 1e6);
+		cJSON_AddNumberToObject(r, "bytes", (double)b->rec.bytes);
+		num_or_null(r, "share_of_burst", !isnan(b->rec.share_of_burst), b->rec.share_of_burst);
+	} else {
+		cJSON_AddNullToObject(o, "recovery");
+		null_reason(o, "recovery", b->rec.why[0] ? b->rec.why : "not run");
+	}
+	json_add_str(o, "suggestion", b->suggestion);
+	return o;
 }
 
 /* repeats, warm, and the engine with the depth qd32 really ran at (psync: 1). */
@@ -103,14 +138,6 @@ static void knee_keys(cJSON *o, const struct cache_result *r)
 		cJSON_AddNullToObject(o, "measured_up_to");
 		null_reason(o, "measured_up_to", r->time_capped ? "no size measured: time cap" : "no size measured");
 	}
-}
-
-/* key = v when known, else null with its reason */
-static void num_why(cJSON *o, const char *key, bool known, double v, const char *why)
-{
-	num_or_null(o, key, known, v);
-	if (!known)
-		null_reason(o, key, why);
 }
 
 /* A cliff size's status by the section's pinned names: ok, skip, incomplete, fail. */
