@@ -192,7 +192,10 @@ uint64_t plan_storage_ns(const struct cache_spec *c)
 	/* --storage-write-time is each write test's own time, on top of the cliff's share */
 	uint64_t writes = c->write_ns ? 2 * c->write_ns : c->max_ns - plan_storage_cliff_ns(c);
 
-	return plan_storage_cliff_ns(c) + writes + c->recover_idle_ns;
+	/* each write test that drops may idle then rewrite: at most twice */
+	uint64_t recover = c->recover_idle_ns ? 2 * (c->recover_idle_ns + CACHE_RECOVER_REWRITE_NS) : 0;
+
+	return plan_storage_cliff_ns(c) + writes + recover;
 }
 
 static const struct profile_def *profile_named(const char *name);

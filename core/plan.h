@@ -78,6 +78,7 @@ struct cache_spec {
 	enum cache_warm warm;  /* --storage-warm (default both) */
 	uint64_t write_ns;     /* --storage-write-time: each write test; 0 = its share of max_ns */
 	uint64_t recover_idle_ns; /* --storage-recover-idle: 0 = no rewrite probe */
+#define CACHE_RECOVER_REWRITE_NS (10ULL * 1000000000ULL) /* the probe's rewrite after its idle */
 	uint64_t sizes[CACHE_SPEC_MAX];
 	unsigned nsizes;
 };

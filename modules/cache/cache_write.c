@@ -21,8 +21,6 @@
 #define SEC_NS 1000000000ULL
 /* sub-second samples of the start: a burst under 2 s is sized from them */
 #define SUB_NS (SEC_NS / 10)
-/* the recovery probe's rewrite */
-#define RECOVER_NS (10 * SEC_NS)
 /* cloud volume credit buckets last ~30 min at full burst (AWS gp2, Azure credit bursting) */
 #define CREDIT_NS (30ULL * 60 * SEC_NS)
 #define CREDIT_ADVICE "40m"
@@ -248,7 +246,7 @@ void cache_write_rand(struct cache_run *cr, struct cache_result *r)
 	if (recover_wanted(cr, b)) {
 		struct cache_io_stat st;
 
-		if (cache_rand_io(cr->ctx, cr->tf.fd, b->region, 32, true, RECOVER_NS, &st, NULL, NULL, err,
+		if (cache_rand_io(cr->ctx, cr->tf.fd, b->region, 32, true, CACHE_RECOVER_REWRITE_NS, &st, NULL, NULL, err,
 				  sizeof(err)) < 0)
 			snprintf(b->rec.why, sizeof(b->rec.why), "%.90s", err);
 		else
@@ -369,7 +367,7 @@ void cache_write_seq(struct cache_run *cr, struct cache_result *r)
 		uint64_t rb = 0;
 		double rs = 0;
 
-		if (seq_rewrite(cr, tf.fd, off, RECOVER_NS, &rb, &rs, err, sizeof(err)) < 0)
+		if (seq_rewrite(cr, tf.fd, off, CACHE_RECOVER_REWRITE_NS, &rb, &rs, err, sizeof(err)) < 0)
 			snprintf(b->rec.why, sizeof(b->rec.why), "%.90s", err);
 		else
 			recover_done(b, rb, rs, (double)sp->recover_idle_ns / 1e9);
