@@ -83,6 +83,8 @@ elif r["knee_size"] is not None and abs(m["storage_cliff_gib"] - r["knee_size"] 
 sys.exit(0 if ok else 1)
 PY
 t_schema "storage report validates against schema/report.schema.json" "$D/r.json"
+t_check "every storage key is described in the schema" python3 "$(dirname "$0")/helpers/schema_keys.py" \
+	"$(dirname "$0")/../schema/report.schema.json" "$D/r.json" storage
 t_check "partial run marked incomplete in JSON" python3 -c "
 import json,sys; d=json.load(open('$D/r.json')); r=d['storage']
 sys.exit(0 if r['incomplete'] == r['time_capped'] else 1)"

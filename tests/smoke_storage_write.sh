@@ -157,7 +157,10 @@ PY
 	rc=$?
 	grep '^#' "$B/check"
 	case $rc in
-	0) t_ok "drop and recovery: floor within 15% of LOW, recovery within 15% of HIGH" ;;
+	0) t_ok "drop and recovery: floor within 15% of LOW, recovery within 15% of HIGH"
+	   t_check "drop and recovery: every storage key (recovery's too) is described in the schema" \
+		python3 "$(dirname "$0")/helpers/schema_keys.py" "$(dirname "$0")/../schema/report.schema.json" \
+		"$B/r.json" storage ;;
 	2) t_skip "drop and recovery" "$(grep -v '^#' "$B/check")" ;;
 	*) t_fail "drop and recovery: floor within 15% of LOW, recovery within 15% of HIGH" ;;
 	esac
