@@ -252,3 +252,25 @@ TH_TEST(cache_text_cliff)
 	}
 	free(rep);
 }
+
+/* The engine row: the depth qd32 really ran at, and why it was not 32 (psync is depth 1). */
+TH_TEST(cache_html_engine_row)
+{
+	struct bench_report *rep = cliff_report();
+	char *page;
+
+	if (!rep)
+		return;
+	snprintf(rep->cache.engine, sizeof(rep->cache.engine), "io_uring");
+	rep->cache.depth = 32;
+	page = draw(rep);
+	TH_CHECK(page && strstr(page, "<th>Engine</th><td>io_uring, qd32</td>"));
+	free(page);
+	snprintf(rep->cache.engine, sizeof(rep->cache.engine), "psync");
+	rep->cache.depth = 1;
+	snprintf(rep->cache.engine_why, sizeof(rep->cache.engine_why), "io_uring: EPERM; libaio: ENOSYS");
+	page = draw(rep);
+	TH_CHECK(page && strstr(page, "<th>Engine</th><td>psync: depth 1, not qd32 (io_uring: EPERM; libaio: ENOSYS)"));
+	free(page);
+	free(rep);
+}

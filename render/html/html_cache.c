@@ -384,6 +384,17 @@ void html_cache(FILE *f, const struct bench_report *rep)
 	} else if (r->measured_up_to) {
 		row(f, "Knee", "no cache effect up to %.2f GiB", gib((double)r->measured_up_to));
 	}
+	/* the engine and the depth qd32 really ran at: psync is depth 1, never qd32 */
+	if (!r->engine[0])
+		row(f, "Engine", "unknown: no cliff size measured");
+	else if (r->depth >= 32)
+		row(f, "Engine", "%s, qd%u", r->engine, r->depth);
+	else
+		row(f, "Engine", "%s: depth %u, not qd32%s%s%s", r->engine, r->depth, r->engine_why[0] ? " (" : "",
+		    r->engine_why, r->engine_why[0] ? ")" : "");
+	row(f, "Time", "used %.1f s of the %.0f s budget", r->elapsed_s, (double)r->planned_ns / 1e9);
+	if (r->fio_equivalent[0])
+		row(f, "qd32 figure", "= %s", r->fio_equivalent);
 	row(f, "Cliff runs", "each size measured %u times in interleaved rounds, warm pass %s; medians shown",
 	    r->repeats, r->warm[0] ? r->warm : "seq");
 	burst_row(f, "Sequential write 1M", &r->seq);
