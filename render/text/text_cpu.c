@@ -39,12 +39,10 @@ static void eps_line(FILE *f, const struct render_style *st, const struct grade_
 static void crypto_line(FILE *f, const struct render_style *st, const char *label,
 			const struct cpu_crypto_pass *one, const struct cpu_crypto_pass *n)
 {
-	char a[48] = "unknown", b[48] = "unknown";
+	char a[136], b[136];
 
-	if (one->mbps.ok)
-		snprintf(a, sizeof(a), "%.0f MB/s%s", one->mbps.v, one->cpu.disturbed ? " [disturbed]" : "");
-	if (n->mbps.ok)
-		snprintf(b, sizeof(b), "%.0f MB/s%s", n->mbps.v, n->cpu.disturbed ? " [disturbed]" : "");
+	render_crypto_mbps(a, sizeof(a), one);
+	render_crypto_mbps(b, sizeof(b), n);
 	text_kv(f, st, label, "%s (1 thread), %s (%u thread%s)", a, b, n->threads,
 		n->threads == 1 ? "" : "s");
 }
