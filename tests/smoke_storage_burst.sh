@@ -17,10 +17,11 @@
 # within 10% of the rate the counter showed after it. Only when the counter
 # itself shows no clear drop (before < 2x after) or an unsteady rate is the
 # truth unknown: retried once, then a skip naming the foreign I/O measured on
-# the disk under the loop file (/proc/diskstats, less the loop device's own),
-# or a failure when that disk was quiet (the product's writes, not the disk,
-# were slow). Root, losetup, mkfs.ext4 and /sys/fs/cgroup/blkio needed;
-# skips cleanly otherwise. Cleans up the mount, the loop device and the
+# the disk under the loop file (/proc/diskstats less the loop device's own)
+# when it was at least HIGH's rate, else a failure (a quiet disk: the
+# product's writes, not the disk, were slow). A report that matches the
+# counter passes whatever the curve. Root, losetup, mkfs.ext4 and
+# /sys/fs/cgroup/blkio needed; skips cleanly otherwise. Cleans up the mount, the loop device and the
 # cgroup on every exit.
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -28,8 +29,10 @@ cd "$(dirname "$0")/.." || exit 1
 BIN=${BIN:-./build/san/vpsbench}
 HIGH=40000000 LOW=10000000 TRUTH=$((160 * 1000 * 1000))
 # foreign I/O on the disk under the loop file, MB/s over a try, from which
-# an unknowable truth is a skip rather than a failure
-FOREIGN_MBPS=5
+# an unknowable truth is a skip rather than a failure: as much as the group's
+# own HIGH rate (another helper's tests here: 6-350 MB/s; stress-ng --hdd 1:
+# 450-630 MB/s; a few MB/s does not stop the disk giving 40 MB/s)
+FOREIGN_MBPS=$((HIGH / 1000000))
 skip() { t_skip "storage burst" "$1"; t_summary smoke_storage_burst; exit 0; }
 t_is_root || skip "needs root (loop device, mount, cgroup)"
 BLK=/sys/fs/cgroup/blkio
@@ -93,8 +96,11 @@ def written():
         if f[0] == dev and f[1] == "Write":
             return int(f[2])
     return 0
-def alive():
-    return os.path.exists("/proc/%s/stat" % pid) and open("/proc/%s/stat" % pid).read().split(") ")[1][0] != "Z"
+def alive():  # a zombie until the shell waits for it; gone between two looks: not alive
+    try:
+        return open("/proc/%s/stat" % pid).read().split(") ")[1][0] != "Z"
+    except OSError:
+        return False
 def opened():
     try:
         fds = os.listdir("/proc/%s/fd" % pid)
@@ -187,6 +193,15 @@ pre, post = windows([(t, c) for t, c in pts if t1 <= t <= tlow]), windows(after)
 print("# truth: %.0f MB in %.2f s before the lowering (%.1f MB/s; 1 s windows %s), then %s MB/s (1 s windows %s)" % (
     truth / 1e6, tlow - t1, burst_rate / 1e6, " ".join("%.1f" % (w / 1e6) for w in pre),
     "%.2f" % (sust_rate / 1e6) if sust_rate else "unknown", " ".join("%.1f" % (w / 1e6) for w in post)))
+ok = sust_rate is not None and b["drop_found"] is True and b["burst_bytes"] is not None and b["sustained_mbps"] is not None \
+    and abs(b["burst_bytes"] - truth) <= 0.1 * truth \
+    and abs(b["sustained_mbps"] * 1e6 - sust_rate) <= 0.1 * sust_rate
+miss = "drop found %s, burst %s bytes against %.0f, sustained %s MB/s against %s" % (
+    b["drop_found"], b["burst_bytes"], truth, b["sustained_mbps"], "%.2f" % (sust_rate / 1e6) if sust_rate else "unknown")
+print("# " + miss)
+if ok:
+    sys.exit(0)
+# a miss: was there a truth to find?
 if sust_rate is None or len(post) < 3:
     unknown("fewer than 3 s of writes after the lowering")
 if burst_rate < 2 * sust_rate:
@@ -195,12 +210,8 @@ for what, win in (("before", pre), ("after", post)):
     if spread(win) > 0.25:
         unknown("the group's rate %s the lowering is unsteady (1 s windows %s MB/s, spread %.0f%%)" % (
             what, " ".join("%.1f" % (w / 1e6) for w in win), 100 * spread(win)))
-ok = b["drop_found"] is True and b["burst_bytes"] is not None and b["sustained_mbps"] is not None \
-    and abs(b["burst_bytes"] - truth) <= 0.1 * truth \
-    and abs(b["sustained_mbps"] * 1e6 - sust_rate) <= 0.1 * sust_rate
-print("drop found %s, burst %s bytes against %.0f, sustained %s MB/s against %.2f" % (
-    b["drop_found"], b["burst_bytes"], truth, b["sustained_mbps"], sust_rate / 1e6))
-sys.exit(0 if ok else 1)
+print(miss)
+sys.exit(1)
 PY
 }
 name="burst bytes within 10% of the bytes before the lowering, sustained within 10% of the rate after it"
@@ -212,7 +223,7 @@ for n in 1 2; do
 done
 case $prc in
 0) t_ok "$name" ;;
-2) t_skip "$name" "twice $(grep -v '^#' "$B/check.$n")" ;;
+2) t_skip "$name" "twice: $(grep -v '^#' "$B/check.$n")" ;;
 *) t_fail "$name" "$(grep -v '^#' "$B/check.$n")" ;;
 esac
 t_summary smoke_storage_burst
