@@ -482,16 +482,17 @@ def check_cpu_mem_rendered(j, t, kind):
         x = c.get("crypto") or {}
         if x.get("available"):
             # each pass: its figure, or "not measured: <why>" with the JSON's reason
-            side = r"(?:([0-9.]+) MB/s(?: \[disturbed\])?|not measured: ([^()]*?))"
+            # (the text wraps a long line at 80 columns: any run of spaces and newlines)
+            side = r"(?:([0-9.]+) MB/s(?: \[disturbed\])?|not\s+measured:\s+([^()]*?))"
             for lab, k in (("AES-256-GCM", "aes_256_gcm"), ("SHA-256", "sha256")):
-                mc = find(re.escape(lab) + r"[^:]*?:? " + side + r" \(1 thread\), " + side + r" \((\d+) threads?\)",
+                mc = find(re.escape(lab) + r"[^:\n]*?:? " + side + r"\s+\(1 thread\),\s+" + side + r"\s+\((\d+) threads?\)",
                           cs, kind + " cpu " + lab)
                 if mc:
                     for i, ps in ((1, "single"), (3, "multi")):
                         e, w = x[k + "_" + ps], "%s cpu %s %s" % (kind, lab, ps)
                         if e["mbps"] is None:
                             shown_why = mc.group(i + 1)
-                            claim(shown_why is not None and shown_why.strip() == (e.get("null_reasons") or {}).get("mbps"),
+                            claim(shown_why is not None and " ".join(shown_why.split()) == (e.get("null_reasons") or {}).get("mbps"),
                                   "%s: shows %r, the JSON's null has reason %r" % (
                                       w, mc.group(0), (e.get("null_reasons") or {}).get("mbps")))
                         else:
