@@ -82,6 +82,9 @@ void labels_join(char *buf, size_t n, const struct bench_labels *l);
 /* sysinfo's words when no oversell sign was seen (oversell_words.c): "unknown" or "none seen[; unknown: ...]". */
 void oversell_none_words(char *buf, size_t n, const struct sys_mem *m);
 
+/* one crypto pass's figure or "not measured: <why>" (crypto_words.c) */
+void render_crypto_mbps(char *buf, size_t n, const struct cpu_crypto_pass *p);
+
 /* Number formatting (units.c). */
 /* fio's num2str(v, 4, 1, pow2, unit): "40.0k", "156Mi" + unit; at most 4 significant digits. */
 void fmt_num2str(char *buf, size_t n, double v, bool pow2, const char *unit);

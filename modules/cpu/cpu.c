@@ -100,9 +100,32 @@ static bool crypto_pass(const struct bench_ctx *ctx, struct cpu_result *r, const
 	pass_cpu_set_share_q(&p->cpu, o.cpu_seconds, threads, r->quota_cpus.ok ? r->quota_cpus.v : 0,
 			     o.seconds);
 	p->cpu.steal_pct = o.steal_pct;
-	if (o.seconds > 0 && o.count > 0 && o.complete)
+	p->complete = o.complete && o.idle == 0 && o.seconds > 0;
+	if (p->complete)
 		p->mbps = mdbl_of((double)o.count / o.seconds / 1e6);
+	else if (!o.complete)
+		snprintf(p->null_reason, sizeof(p->null_reason), "stopped before the end of its window");
+	else if (o.idle && threads == 1)
+		snprintf(p->null_reason, sizeof(p->null_reason),
+			 "its thread finished no 16 KiB unit in the %.3f s window: CPU busy elsewhere", s);
+	else if (o.idle)
+		snprintf(p->null_reason, sizeof(p->null_reason),
+			 "%u of %u threads finished no 16 KiB unit in the %.3f s window: CPU busy elsewhere",
+			 o.idle, threads, s);
+	else
+		snprintf(p->null_reason, sizeof(p->null_reason), "no time measured");
 	return true;
+}
+
+/* passes the chain never reached (a stop, a failed pass) say so */
+static void crypto_not_run(struct cpu_result *r)
+{
+	struct cpu_crypto_pass *cp[4] = { &r->aes1, &r->aesn, &r->sha1, &r->shan };
+
+	for (int i = 0; i < 4; i++)
+		if (!cp[i]->complete && !cp[i]->null_reason[0])
+			snprintf(cp[i]->null_reason, sizeof(cp[i]->null_reason), "not run: %s",
+				 r->crypto_reason[0] ? "an earlier pass failed" : "the module was stopped");
 }
 
 static void choose_threads(const struct bench_ctx *ctx, struct cpu_result *r)
@@ -192,6 +215,7 @@ static enum bench_status cpu_run(const struct bench_ctx *ctx, void *result,
 			err[0] = '\0';
 			ok = true;
 		}
+		crypto_not_run(r);
 	}
 	cpu_throttle_read(ctx->root, &th1);
 	if (ps) {

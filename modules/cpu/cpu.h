@@ -44,6 +44,11 @@ struct cpu_crypto_pass {
 	double seconds;
 	double cpu_seconds;          /* CPU time the threads got */
 	struct mdbl mbps;            /* decimal MB/s (10^6), as openssl speed's kB are 1000 B */
+	/* every thread worked through the whole window: mbps is known only then;
+	 * else null_reason says why (a busy CPU can leave a thread of a short
+	 * pass without one finished unit: the figure would not be its N threads') */
+	bool complete;
+	char null_reason[112];
 	struct pass_cpu cpu;         /* share of threads x seconds the threads ran; disturbed */
 };
 

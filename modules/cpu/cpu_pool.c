@@ -201,6 +201,7 @@ int cpu_pool_run(const struct bench_ctx *ctx, unsigned n, double seconds,
 		out->count += w[i].count;
 		out->cpu_seconds += w[i].cpu_s;
 		out->pinned &= w[i].pinned;
+		out->idle += w[i].count == 0;
 		if (w[i].rc != 0 && !out->err[0])
 			snprintf(out->err, sizeof(out->err), "%s", w[i].err[0] ? w[i].err : "thread failed");
 	}

@@ -38,6 +38,7 @@ struct cpu_pass_out {
 	struct mdbl steal_pct; /* steal of the pass's CPUs (core/proc_stat.h); null = unknown */
 	bool pinned;
 	bool complete;       /* ran its whole time (not stopped by a signal) */
+	unsigned idle;       /* threads that finished no unit of work in the window */
 	char err[160];       /* non-empty: a thread failed (figure unusable) */
 };
 

@@ -649,14 +649,16 @@ static void html_cpu(FILE *f, const struct bench_report *rep)
 		row(f, "N threads", "%.2f events/s on %u threads%s", c->multi.eps.v, c->multi.threads, dn);
 	if (c->scaling.ok)
 		row(f, "Scaling", "%.2fx", c->scaling.v);
-	if (c->aes1.mbps.ok && c->aesn.mbps.ok)
-		row(f, "AES-256-GCM", "%.0f MB/s%s (1 thread), %.0f MB/s%s (%u threads)", c->aes1.mbps.v,
-		    c->aes1.cpu.disturbed ? " [disturbed]" : "", c->aesn.mbps.v,
-		    c->aesn.cpu.disturbed ? " [disturbed]" : "", c->aesn.threads);
-	if (c->sha1.mbps.ok && c->shan.mbps.ok)
-		row(f, "SHA-256", "%.0f MB/s%s (1 thread), %.0f MB/s%s (%u threads)", c->sha1.mbps.v,
-		    c->sha1.cpu.disturbed ? " [disturbed]" : "", c->shan.mbps.v,
-		    c->shan.cpu.disturbed ? " [disturbed]" : "", c->shan.threads);
+	if (c->crypto_available && !c->crypto_reason[0]) {
+		char a[136], b[136];
+
+		render_crypto_mbps(a, sizeof(a), &c->aes1);
+		render_crypto_mbps(b, sizeof(b), &c->aesn);
+		row(f, "AES-256-GCM", "%s (1 thread), %s (%u threads)", a, b, c->aesn.threads);
+		render_crypto_mbps(a, sizeof(a), &c->sha1);
+		render_crypto_mbps(b, sizeof(b), &c->shan);
+		row(f, "SHA-256", "%s (1 thread), %s (%u threads)", a, b, c->shan.threads);
+	}
 	if (c->crypto_reason[0])
 		row(f, "Crypto", "%s", c->crypto_reason);
 	if (c->steal_pct.ok)

@@ -1,8 +1,8 @@
 /*
  * json_cpu.c — the "cpu" object: the prime passes (events, seconds and
  * events/s, so events/s can be checked against its parts), scaling, the
- * crypto passes (bytes, seconds, MB/s), steal and throttling. Unknown or
- * not measured values are null.
+ * crypto passes (bytes, seconds, MB/s; null ones with null_reasons), steal
+ * and throttling. Unknown or not measured values are null.
  */
 #include <math.h>
 #include <stdio.h>
@@ -40,10 +40,26 @@ static cJSON *crypto_obj(const struct cpu_crypto_pass *p)
 		return NULL;
 	cJSON_AddNumberToObject(o, "threads", p->threads);
 	cJSON_AddNumberToObject(o, "bytes", (double)p->bytes);
-	json_add_mdbl(o, "seconds", (struct mdbl){ p->seconds, p->mbps.ok });
+	/* the window's wall and CPU time are measured whenever the pass ran, also
+	 * when its MB/s is not (a thread idle: bytes / seconds would not be N threads') */
+	json_add_mdbl(o, "seconds", (struct mdbl){ p->seconds, p->seconds > 0 });
 	json_add_mdbl(o, "mbps", p->mbps);
-	json_add_mdbl(o, "cpu_seconds", (struct mdbl){ p->cpu_seconds, p->mbps.ok });
+	json_add_mdbl(o, "cpu_seconds", (struct mdbl){ p->cpu_seconds, p->seconds > 0 });
+	cJSON_AddBoolToObject(o, "complete", p->complete);
 	json_add_pass_cpu(o, &p->cpu);
+	/* each null metric with its reason */
+	if (!p->mbps.ok) {
+		cJSON *nr = cJSON_AddObjectToObject(o, "null_reasons");
+		const char *why = p->null_reason[0] ? p->null_reason : "not measured";
+
+		if (nr) {
+			cJSON_AddStringToObject(nr, "mbps", why);
+			if (!(p->seconds > 0)) {
+				cJSON_AddStringToObject(nr, "seconds", why);
+				cJSON_AddStringToObject(nr, "cpu_seconds", why);
+			}
+		}
+	}
 	return o;
 }
 

@@ -39,14 +39,20 @@ static void eps_line(FILE *f, const struct render_style *st, const struct grade_
 static void crypto_line(FILE *f, const struct render_style *st, const char *label,
 			const struct cpu_crypto_pass *one, const struct cpu_crypto_pass *n)
 {
-	char a[48] = "unknown", b[48] = "unknown";
+	char a[136], b[136], v[320], head[64];
 
-	if (one->mbps.ok)
-		snprintf(a, sizeof(a), "%.0f MB/s%s", one->mbps.v, one->cpu.disturbed ? " [disturbed]" : "");
-	if (n->mbps.ok)
-		snprintf(b, sizeof(b), "%.0f MB/s%s", n->mbps.v, n->cpu.disturbed ? " [disturbed]" : "");
-	text_kv(f, st, label, "%s (1 thread), %s (%u thread%s)", a, b, n->threads,
-		n->threads == 1 ? "" : "s");
+	render_crypto_mbps(a, sizeof(a), one);
+	render_crypto_mbps(b, sizeof(b), n);
+	snprintf(v, sizeof(v), "%s (1 thread), %s (%u thread%s)", a, b, n->threads,
+		 n->threads == 1 ? "" : "s");
+	if (25 + strlen(v) <= 80) {
+		text_kv(f, st, label, "%s", v);
+		return;
+	}
+	/* a "not measured: <why>" is long: wrapped under the value, as text_kv lays it out */
+	snprintf(head, sizeof(head), " %s%-22s%s:", text_color(st, "\033[36m"), label,
+		 text_color(st, "\033[0m"));
+	text_wrap(f, head, 24, v);
 }
 
 void text_cpu(FILE *f, const struct bench_report *rep, const struct render_style *st)

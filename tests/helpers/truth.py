@@ -217,6 +217,19 @@ def check_json(j):
                 eq(g["spread_pct"], 100 * s["write"]["cov"], "grade seq_write spread_pct = 100*cov")
 
 
+def crypto_null(e, what):
+    """True when a crypto pass's figure is null: then it must say why (complete
+    false, null_reasons.mbps a non-empty string); a figure must be complete."""
+    why = (e.get("null_reasons") or {}).get("mbps")
+    if e.get("mbps") is None:
+        claim(e.get("complete") is False and isinstance(why, str) and why.strip() != "",
+              "%s MB/s null without its reason (complete %r, null_reasons.mbps %r)" % (what, e.get("complete"), why))
+        return True
+    claim(e.get("complete") is True and why is None,
+          "%s MB/s a figure but complete %r, null_reasons.mbps %r" % (what, e.get("complete"), why))
+    return False
+
+
 def check_cpu_mem_json(j):
     """cpu and mem figures from their raw parts: events / seconds, bytes /
     seconds / 10^6, words x array bytes / best time / 10^6, ticks."""
@@ -239,6 +252,8 @@ def check_cpu_mem_json(j):
         x = c.get("crypto") or {}
         if x.get("available"):
             for k in ("aes_256_gcm_single", "aes_256_gcm_multi", "sha256_single", "sha256_multi"):
+                if crypto_null(x[k], "cpu " + k):
+                    continue
                 eq(x[k]["mbps"], x[k]["bytes"] / x[k]["seconds"] / 1e6, "cpu %s MB/s = bytes / seconds / 1e6" % k)
         if c.get("steal_pct") is not None and c.get("total_ticks"):
             eq(c["steal_pct"], 100.0 * c["steal_ticks"] / c["total_ticks"], "cpu steal % = steal / all ticks")
@@ -466,13 +481,25 @@ def check_cpu_mem_rendered(j, t, kind):
             agree(ms.group(1), 1, pr["scaling"], kind + " cpu scaling")
         x = c.get("crypto") or {}
         if x.get("available"):
+            # each pass: its figure, or "not measured: <why>" with the JSON's reason
+            # (the text wraps a long line at 80 columns: any run of spaces and newlines)
+            side = r"(?:([0-9.]+) MB/s(?: \[disturbed\])?|not\s+measured:\s+([^()]*?))"
             for lab, k in (("AES-256-GCM", "aes_256_gcm"), ("SHA-256", "sha256")):
-                mc = find(re.escape(lab) + r"[^:]*?:? ([0-9.]+) MB/s(?: \[disturbed\])? \(1 thread\), ([0-9.]+) MB/s(?: \[disturbed\])? \((\d+) threads\)",
+                mc = find(re.escape(lab) + r"[^:\n]*?:? " + side + r"\s+\(1 thread\),\s+" + side + r"\s+\((\d+) threads?\)",
                           cs, kind + " cpu " + lab)
                 if mc:
-                    agree(mc.group(1), 1, x[k + "_single"]["mbps"], kind + " cpu " + lab + " 1 thread MB/s")
-                    agree(mc.group(2), 1, x[k + "_multi"]["mbps"], kind + " cpu " + lab + " N threads MB/s")
-                    claim(int(mc.group(3)) == x[k + "_multi"]["threads"], kind + " cpu " + lab + " threads")
+                    for i, ps in ((1, "single"), (3, "multi")):
+                        e, w = x[k + "_" + ps], "%s cpu %s %s" % (kind, lab, ps)
+                        if e["mbps"] is None:
+                            shown_why = mc.group(i + 1)
+                            claim(shown_why is not None and " ".join(shown_why.split()) == (e.get("null_reasons") or {}).get("mbps"),
+                                  "%s: shows %r, the JSON's null has reason %r" % (
+                                      w, mc.group(0), (e.get("null_reasons") or {}).get("mbps")))
+                        else:
+                            claim(mc.group(i) is not None, "%s: shows %r, the JSON says %r MB/s" % (w, mc.group(0), e["mbps"]))
+                            if mc.group(i) is not None:
+                                agree(mc.group(i), 1, e["mbps"], w + " MB/s")
+                    claim(int(mc.group(5)) == x[k + "_multi"]["threads"], kind + " cpu " + lab + " threads")
     mm = j.get("mem") or {}
     if mods.get("mem", {}).get("status") == "ok" and mm.get("stream"):
         ms = t[t.find("Memory"):]
@@ -527,6 +554,11 @@ def check_cpu_mem_prom(j, S):
             for alg, k in (("aes-256-gcm", "aes_256_gcm"), ("sha256", "sha256")):
                 for ps in ("single", "multi"):
                     e = x[k + "_" + ps]
+                    if e["mbps"] is None:  # not measured: no series (the JSON says why)
+                        got = [v for n, lab, v in S if n == "vpsbench_cpu_crypto_bytes_per_second"
+                               and lab.get("algorithm") == alg and lab.get("pass") == ps]
+                        claim(not got, "prom cpu %s %s: a series %r for a null figure" % (alg, ps, got))
+                        continue
                     eq(prom_get(S, "vpsbench_cpu_crypto_bytes_per_second", algorithm=alg, threads=e["threads"],
                                 **{"pass": ps}), e["mbps"] * 1e6, "prom cpu %s %s B/s = MB/s*1e6" % (alg, ps))
         if c.get("steal_pct") is not None:
