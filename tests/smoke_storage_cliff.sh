@@ -60,7 +60,7 @@ run_n() { # N_MiB: the knee is expected at the last step <= N
 	done
 	mountpoint -q "$m" || { echo "# slow_tail_fs did not mount: $(head -c 300 "$B/fs$n.err")"; return 1; }
 	$BIN --profile storage --only cache --dir "$m" --storage-sizes $SIZES \
-		--storage-point-time 1s --storage-max-time 60s --storage-write-size 32M \
+		--storage-point-time 500ms --storage-max-time 60s --storage-write-size 32M \
 		--output "$B/r$n.json" --html "$B/r$n.html" --quiet >"$B/o$n" 2>"$B/e$n"
 	echo "# vpsbench exit $?; $(head -c 300 "$B/e$n")"
 	[ -z "$(ls -A "$B/back$n")" ] || { echo "# test files left: $(ls -A "$B/back$n")"; return 1; }

@@ -35,7 +35,8 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 mkdir -p "$D/w"
 
-$BIN --profile storage --only cache --dir "$D/w" --storage-sizes 16M,32M --storage-point-time 1s \
+# the cliff is not what this script tests: its shortest steps
+$BIN --profile storage --only cache --dir "$D/w" --storage-sizes 16M,32M --storage-point-time 300ms --storage-repeats 2 \
 	--storage-write-size 8M --storage-write-time 3s --storage-recover-idle 1s --output "$D/r.json" \
 	--no-color >"$D/out.txt" 2>"$D/err"
 rc=$?
@@ -118,8 +119,8 @@ recovery() {
 	mkdir "$CG" && echo "$DEV $HIGH" > "$CG/blkio.throttle.write_bps_device" ||
 		{ t_fail "drop and recovery: the blkio write limit"; return; }
 	sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$CG" \
-		$BIN --profile storage --only cache --dir "$B/mnt" --storage-sizes 16M,32M --storage-point-time 1s \
-		--storage-write-time 12s --storage-recover-idle 3s --storage-write-size 1G --output "$B/r.json" \
+		$BIN --profile storage --only cache --dir "$B/mnt" --storage-sizes 16M,32M --storage-point-time 300ms \
+		--storage-repeats 1 --storage-write-time 12s --storage-recover-idle 3s --storage-write-size 1G --output "$B/r.json" \
 		--quiet >"$B/out" 2>"$B/err" &
 	VPID=$!
 	# the sequential test has begun when its (unlinked) burst file is open
