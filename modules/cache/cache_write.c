@@ -141,13 +141,12 @@ static void recover_done(struct cache_burst *b, uint64_t bytes, double secs, dou
 /*
  * The random writes' region: past the knee (the first size the device
  * served, or twice the knee when that was not measured), or with no knee
- * the largest size measured; the cliff's file extended when it is shorter,
- * within the free space and the time the write tests leave.
+ * the largest size the free space allows; the cliff's file extended when it
+ * is shorter, within the free space and the time the write tests leave.
  */
 static uint64_t pick_region(struct cache_run *cr, const struct cache_result *r, struct cache_burst *b)
 {
 	uint64_t want = 0, room, ext_end;
-	bool spaced = false;
 	char sz[24], err[200] = "";
 
 	if (r->knee >= 0) {
@@ -164,25 +163,38 @@ static uint64_t pick_region(struct cache_run *cr, const struct cache_result *r, 
 			snprintf(b->region_why, sizeof(b->region_why), "past the knee: %s, twice the knee", sz);
 		}
 	} else {
-		for (unsigned i = 0; i < r->npoints; i++) {
-			if (r->points[i].status == BENCH_OK && r->points[i].size > want)
-				want = r->points[i].size;
-			spaced = spaced || !strncmp(r->points[i].reason, "no room", 7);
-		}
-		want = want ? want : cr->have;
+		/* no knee up to the largest size measured: a cache may still hold that much, so as
+		 * large a region as the free space allows, laid out as far as the time allows */
+		uint64_t upto = 0;
+		char u[24];
+
+		for (unsigned i = 0; i < r->npoints; i++)
+			if (r->points[i].status == BENCH_OK && r->points[i].size > upto)
+				upto = r->points[i].size;
+		want = cr->have + cache_fit(testfile_avail_bytes(cr->dir));
+		size_str(u, sizeof(u), upto ? upto : cr->have);
 		size_str(sz, sizeof(sz), want);
-		snprintf(b->region_why, sizeof(b->region_why), spaced ?
-			 "no knee: %s, the largest size the space allows" : "no knee: %s, the largest size measured", sz);
+		snprintf(b->region_why, sizeof(b->region_why), "no knee up to %s: %s, the largest size the space allows",
+			 u, sz);
 	}
 	room = cr->have + cache_fit(testfile_avail_bytes(cr->dir));
-	if (want > room) {
+	if (r->knee >= 0 && want > room) {
 		want = room;
 		size_str(sz, sizeof(sz), want);
-		snprintf(b->region_why, sizeof(b->region_why), "%s: %s, what the free space allows",
-			 r->knee >= 0 ? "past the knee" : "no knee", sz);
+		snprintf(b->region_why, sizeof(b->region_why), "past the knee: %s, what the free space allows", sz);
 	}
 	/* laying out more: until what the two write tests need of the cap is left (their own time when given) */
-	ext_end = cr->sp->write_ns ? mono_ns() + cr->sp->write_ns : cr->deadline - 2 * test_ns(cr);
+	{
+		/* at most one write test's time, and only out of what the plan leaves beyond both
+		 * tests and the recovery probes: the budget shown at the start still holds */
+		const struct cache_spec *sp = cr->sp;
+		uint64_t keep = 2 * test_ns(cr) +
+				(sp->recover_idle_ns ? 2 * (sp->recover_idle_ns + CACHE_RECOVER_REWRITE_NS) : 0);
+		uint64_t now = mono_ns();
+
+		ext_end = cr->deadline > keep ? cr->deadline - keep : 0;
+		ext_end = now + test_ns(cr) < ext_end ? now + test_ns(cr) : ext_end;
+	}
 	while (cr->have < want) {
 		uint64_t to = cr->have + EXTEND_STEP < want ? cr->have + EXTEND_STEP : want;
 
@@ -196,7 +208,7 @@ static uint64_t pick_region(struct cache_run *cr, const struct cache_result *r, 
 		size_str(sz, sizeof(sz), cr->have);
 		size_str(w, sizeof(w), want);
 		snprintf(b->region_why, sizeof(b->region_why), "%s: %s of %s wanted, %s",
-			 r->knee >= 0 ? "past the knee" : "no knee", sz, w,
+			 r->knee >= 0 ? "past the knee" : "no knee (a cache may hold it)", sz, w,
 			 err[0] ? "laying it out failed" : "the time cap allowed no more");
 		want = cr->have;
 	}
