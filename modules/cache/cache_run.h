@@ -29,6 +29,7 @@ struct cache_run {
 	uint64_t t0, deadline;       /* the whole part's start and cap */
 	uint64_t cliff_end;          /* the cliff's share of the cap */
 	uint64_t write_ns;           /* each write test's share */
+	double remove_ns_per_byte;   /* closing the cliff's unlinked file (its extents freed), per byte; 0 unknown */
 };
 
 /* Bytes a test may use out of avail free ones: 10% (at least 64 MiB) kept. */
