@@ -14,6 +14,7 @@
 
 #include "grade/grade.h"
 #include "render/render.h"
+#include "render/text/text_put.h"
 #include "report/report.h"
 #include "th.h"
 
@@ -361,3 +362,42 @@ TH_TEST(render_marks_json)
 	free(rep);
 }
 #endif
+
+/* A borderline across all five tiers is too long for 80 columns even on a line of its own:
+ * it breaks after its first comma, and no line passes 80 (seen in smoke_seq under load). */
+TH_TEST(text_grade_tag_wide_tier_wraps)
+{
+	struct grade_result *g = calloc(1, sizeof(*g));
+	struct render_style st = { false };
+	char *buf = NULL, *line;
+	size_t n = 0;
+	FILE *f;
+
+	if (!g)
+		return;
+	add_metric(g, "seq_write_mbps", 480, 400, "2 runs");
+	add_grade(g, "seq_write_mbps", 480, 400, "MB/s", 0, "very_slow", "very slow");
+	g->g[0].borderline = true;
+	g->g[0].rank_hi = 4;
+	snprintf(g->g[0].between, sizeof(g->g[0].between), "between very slow and excellent");
+	f = open_memstream(&buf, &n);
+	if (!f) {
+		free(g);
+		return;
+	}
+	/* the indent of a seq run's line (25), where it was seen */
+	fputs(" Write (1st run)         : 480 ± 400 MB/s (2 runs, 64 MiB)", f);
+	text_grade_tag(f, &st, g, "seq_write_mbps", 58, 25);
+	fclose(f);
+	TH_CHECK(buf && strstr(buf, "between very slow and excellent,\n") != NULL);
+	TH_CHECK(buf && strstr(buf, "tiers 1-5 of 5 (5 = best):") != NULL);
+	for (line = buf; line && *line;) {
+		char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+
+		TH_CHECK(len <= 80);
+		line = nl ? nl + 1 : NULL;
+	}
+	free(buf);
+	free(g);
+}

@@ -62,8 +62,21 @@ void text_grade_tag(FILE *f, const struct render_style *st, const struct grade_r
 			fputs("  ", f);
 			used += 2;
 		}
-		fprintf(f, "%s%s%s:", x->borderline ? text_color(st, "\033[33m") :
-			text_tier_color(st, x->rank, x->ntiers), tier, text_color(st, "\033[0m"));
+		{
+			/* "between very slow and excellent, tiers 1-5 of 5 (5 = best)" is long: past
+			 * 80 columns even on its own line, it breaks after its first comma */
+			const char *cut = used + strlen(tier) + 1 > 79 ? strstr(tier, ", ") : NULL;
+			const char *on = x->borderline ? text_color(st, "\033[33m") :
+					 text_tier_color(st, x->rank, x->ntiers);
+
+			if (cut) {
+				fprintf(f, "%s%.*s%s\n%*s", on, (int)(cut + 1 - tier), tier, text_color(st, "\033[0m"),
+					(int)indent, "");
+				used = indent;
+				memmove(tier, cut + 2, strlen(cut + 2) + 1);
+			}
+			fprintf(f, "%s%s%s:", on, tier, text_color(st, "\033[0m"));
+		}
 		/* the meaning under the tier when both do not fit in 80 columns */
 		if (used + strlen(tier) + 2 + strlen(mean) > 79)
 			fprintf(f, "\n%*s%s", (int)indent, "", mean);
