@@ -47,23 +47,44 @@ unsigned cache_change_min_drop(unsigned n, double dt)
 	return (unsigned)ceil(s / dt - 1e-9);
 }
 
+/* Running sums for trying every split t of [a,b) in one pass. */
+struct split_scan {
+	unsigned a, b;
+	double s, s2, l, l2;
+};
+
+static void scan_init(struct split_scan *sc, const double *v, unsigned a, unsigned b)
+{
+	*sc = (struct split_scan){ .a = a, .b = b };
+	for (unsigned i = a; i < b; i++) {
+		sc->s += v[i];
+		sc->s2 += v[i] * v[i];
+	}
+}
+
+/* Moves the split to t (sample t - 1 joins the left part): the parts' means and their sum of squared errors. */
+static double scan_to(struct split_scan *sc, const double *v, unsigned t, double *m1, double *m2)
+{
+	sc->l += v[t - 1];
+	sc->l2 += v[t - 1] * v[t - 1];
+	*m1 = sc->l / (t - sc->a);
+	*m2 = (sc->s - sc->l) / (sc->b - t);
+	return (sc->l2 - sc->l * *m1) + ((sc->s2 - sc->l2) - (sc->s - sc->l) * *m2);
+}
+
 /* The least-squares split of [a,b) into two parts of 2 samples or more (a if none). */
 static unsigned free_split(const double *v, unsigned a, unsigned b)
 {
-	double s = 0, s2 = 0, l = 0, l2 = 0, best = INFINITY;
+	struct split_scan sc;
+	double best = INFINITY, m1, m2;
 	unsigned bt = a;
 
-	for (unsigned i = a; i < b; i++) {
-		s += v[i];
-		s2 += v[i] * v[i];
-	}
+	scan_init(&sc, v, a, b);
 	for (unsigned t = a + 1; t < b; t++) {
-		l += v[t - 1];
-		l2 += v[t - 1] * v[t - 1];
+		double e = scan_to(&sc, v, t, &m1, &m2);
+
 		if (t - a < 2 || b - t < 2)
 			continue;
-		double e = (l2 - l * l / (t - a)) + ((s2 - l2) - (s - l) * (s - l) / (b - t));
-
 		if (e < best) {
 			best = e;
 			bt = t;
@@ -114,19 +135,14 @@ static double resid_phi(const double *v, unsigned a, unsigned t, unsigned b, dou
 static unsigned best_split(const double *v, unsigned n, unsigned a, unsigned b, unsigned dn,
 			   double *tstat, double *ratio, double *phi)
 {
-	double s = 0, s2 = 0, l = 0, l2 = 0, best = INFINITY;
+	struct split_scan sc;
+	double best = INFINITY;
 	unsigned bt = 0;
 
-	for (unsigned i = a; i < b; i++) {
-		s += v[i];
-		s2 += v[i] * v[i];
-	}
+	scan_init(&sc, v, a, b);
 	for (unsigned t = a + 1; t < b; t++) {
-		l += v[t - 1];
-		l2 += v[t - 1] * v[t - 1];
 		unsigned n1 = t - a, n2 = b - t;
-		double m1 = l / n1, m2 = (s - l) / n2;
-		double e = (l2 - l * m1) + ((s2 - l2) - (s - l) * m2);
+		double m1, m2, e = scan_to(&sc, v, t, &m1, &m2);
 
 		if (n1 < (a == 0 ? 1u : dn))
 			continue;
