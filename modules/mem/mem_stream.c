@@ -43,14 +43,14 @@ struct stream_shared {
 	const struct mem_kernels *k;   /* AVX2 or the base loops, picked once for all threads */
 	double t[MEM_REPS][MEM_NKERNELS];
 	unsigned reps_done;
-	double wall_s;                 /* thread 0: first rep's barrier .. the end */
 };
 
 struct stream_thread {
 	struct stream_shared *sh;
 	unsigned id;
 	pthread_t tid;
-	double cpu_s;                  /* this thread's CPU time over the same window */
+	double cpu_s;                  /* this thread's CPU time from the first rep's barrier to its end */
+	double wall_s;                 /* the wall time around that window: cpu_s never exceeds it */
 };
 
 static double thread_cpu_s(void)
@@ -85,7 +85,7 @@ static void *stream_worker(void *arg)
 	const double s = MEM_STREAM_SCALAR;
 	struct live_slot *slot = live_slot(sh->ctx, th->id);
 	double c0, c1;
-	uint64_t w0;
+	uint64_t w0, wc0;
 
 	if (th->id) {
 		int g;
@@ -107,6 +107,9 @@ static void *stream_worker(void *arg)
 	for (size_t j = 0; j < m; j++)
 		a[j] = 2.0 * a[j];
 	mem_barrier_wait(&sh->bar);
+	/* each thread's own window, the wall read outside its CPU reads: a descheduled
+	 * thread 0 must not make the other thread's CPU exceed the wall it is shared by */
+	wc0 = mono_ns();
 	c0 = thread_cpu_s();
 	w0 = mono_ns();
 	for (unsigned r = 0; r < MEM_REPS; r++) {
@@ -136,9 +139,8 @@ static void *stream_worker(void *arg)
 		live_publish(slot, 0, r + 1, (uint64_t)(r + 1) * 10 * sizeof(double) * m);
 	}
 	c1 = thread_cpu_s();
+	th->wall_s = (double)(mono_ns() - wc0) / 1e9;
 	th->cpu_s = c0 >= 0 && c1 >= c0 ? c1 - c0 : -1;
-	if (th->id == 0)
-		sh->wall_s = (double)(mono_ns() - w0) / 1e9;
 	return NULL;
 }
 
@@ -170,7 +172,7 @@ int mem_stream_run(const struct bench_ctx *ctx, double *arrays[3], size_t n, uns
 	struct stream_thread *th = calloc(threads, sizeof(*th));
 	struct proc_stat *ps = calloc(2, sizeof(*ps));
 	unsigned started = 0, nrun = threads < ncpus ? threads : ncpus;
-	double cpu_s = 0;
+	double cpu_s = 0, wall_s = 0;
 	bool cpu_ok = true;
 	int rc = -1, e = 0;
 
@@ -227,9 +229,10 @@ int mem_stream_run(const struct bench_ctx *ctx, double *arrays[3], size_t n, uns
 	for (unsigned i = 0; i < threads; i++) {
 		cpu_ok &= th[i].cpu_s >= 0;
 		cpu_s += th[i].cpu_s;
+		wall_s += th[i].wall_s / threads;
 	}
 	if (cpu_ok)
-		pass_cpu_set_share_q(&out->cpu, cpu_s, threads, quota_cpus, sh->wall_s);
+		pass_cpu_set_share_q(&out->cpu, cpu_s, threads, quota_cpus, wall_s);
 	out->cpu.steal_pct = proc_stat_steal_pct(proc_stat_diff(&ps[0], &ps[1], cpus, nrun));
 
 	out->present = true;
