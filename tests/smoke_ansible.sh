@@ -158,7 +158,29 @@ pb1_pid=$!
 # so seq_write_mbps is not measured there; the playbook still fetches every
 # report, ranks them once on the controller, then fails naming node-3 only.
 sed -i "s|^node-3 .*|& vpsbench_args='[\"--only\", \"sysinfo\"]'|" "$tmp/inventory"
+# disturbed_nodes RESULTS: the nodes meant to pass whose 4 MiB seq pass was
+# disturbed (its figure null in "metrics", so --require rightly fails them):
+# the machine was too busy for the run, not a fault of the playbook
+disturbed_nodes() {
+	python3 - "$1" <<'PY'
+import json, sys
+for n in ("node-2", "node-4"):
+    try:
+        d = json.load(open("%s/%s.json" % (sys.argv[1], n))).get("metrics_detail", {}).get("seq_write_mbps", {})
+    except Exception:
+        continue
+    if d.get("disturbed"):
+        print("%s: seq_write_mbps disturbed (%s)" % (n, d.get("why") or "no reason"))
+PY
+}
 run_playbook "$tmp/inventory" "$tmp/results" "$tmp/pb2.log" -e 'vpsbench_require=seq_write_mbps>=0.001'; rc2=$?
+dist=$(disturbed_nodes "$tmp/results")
+if [ -n "$dist" ]; then
+	echo "# retry once: $dist"
+	rm -rf "$tmp/results"
+	run_playbook "$tmp/inventory" "$tmp/results" "$tmp/pb2.log" -e 'vpsbench_require=seq_write_mbps>=0.001'; rc2=$?
+	dist=$(disturbed_nodes "$tmp/results")
+fi
 
 wait "$pb1_pid"; rc=$?; pb1_pid=""
 if [ $rc -eq 0 ] && grep -q 'vpsbench fleet  —  1 node  ' "$tmp/results1/fleet.txt" &&
@@ -171,6 +193,15 @@ left=$(find "$tmp/node1-2" -mindepth 1 2>/dev/null | head -5)
 if [ -z "$left" ]; then t_ok "the node holds no binary or report afterwards"; else t_fail "node cleanup" "$left"; fi
 
 rc=$rc2
+if [ -n "$dist" ]; then
+	# twice disturbed: the three-node checks below would test the load, not the playbook
+	t_skip "three-node run" "a node's seq pass disturbed twice: $dist"
+	left=$(find "$tmp/node-2" "$tmp/node-3" "$tmp/node-4" -mindepth 1 2>/dev/null | head -5)
+	if [ -z "$left" ]; then t_ok "no node holds the binary or a report after the failing run"; else t_fail "node cleanup (failure)" "$left"; fi
+	lint_result
+	t_summary ansible
+	exit
+fi
 python3 - "$tmp/results" <<'PY' && t_ok "three reports fetched to results/<host>.json, each with its --label" || t_fail "reports"
 import json, sys
 bad = []
