@@ -1,9 +1,8 @@
 /*
  * net.c — the net module (opt-in, --net): per server and family, an
  * iperf3 test sending and one receiving (-R) through the native client
- * (net_iperf_client.c), 1 s apart as yabs does. A try that found the
- * server busy, ran out of time or received nothing is retried up to
- * NET_BUSY_TRIES times, 2 s apart; refused or unreachable is not. The
+ * (net_iperf_client.c), 1 s apart as yabs does; each direction's tries
+ * and retries are net_dir_run.c's, the names' lookup net_resolve.c's. The
  * row's latency is its control connection's round trip (no extra
  * connections). A family is planned only where this host has a usable
  * address and a default route (sysinfo's, through the ctx). Every
@@ -25,58 +24,15 @@
 #include "core/tail_ratio.h"
 #include "net_priv.h"
 
-#define NET_RETRY_WAIT_S   2.0   /* yabs sleeps 2 s between tries */
 #define NET_DIR_WAIT_S     1.0   /* yabs: "a breather" between send and receive */
-#define NET_REOPEN_WAIT_S  0.5   /* iperf3 -s reopens its listener after a test */
 #define NET_TRY_SLACK_S    25.0  /* a try's own waits beyond its run (connects, states, results) */
 
-struct resolved {
-	char v4[INET_ADDRSTRLEN], v6[INET6_ADDRSTRLEN];
-	char err[128];
-};
-
-static bool is_literal(const char *h)
-{
-	unsigned char b[16];
-
-	return inet_pton(AF_INET, h, b) == 1 || inet_pton(AF_INET6, h, b) == 1;
-}
-
-/* Both families' first address; the host's own usability is decided by sysinfo, not here. */
-static void resolve(const struct net_server *s, struct resolved *r)
-{
-	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *res, *ai;
-	int rc;
-
-	memset(r, 0, sizeof(*r));
-	if (is_literal(s->host))
-		hints.ai_flags = AI_NUMERICHOST;
-	rc = getaddrinfo(s->host, NULL, &hints, &res);
-	if (rc) {
-		snprintf(r->err, sizeof(r->err), "DNS lookup of %s failed: %s", s->host,
-			 gai_strerror(rc));
-		return;
-	}
-	for (ai = res; ai; ai = ai->ai_next) {
-		if (ai->ai_family == AF_INET && !r->v4[0])
-			inet_ntop(AF_INET, &((struct sockaddr_in *)ai->ai_addr)->sin_addr, r->v4,
-				  sizeof(r->v4));
-		if (ai->ai_family == AF_INET6 && !r->v6[0])
-			inet_ntop(AF_INET6, &((struct sockaddr_in6 *)ai->ai_addr)->sin6_addr, r->v6,
-				  sizeof(r->v6));
-	}
-	freeaddrinfo(res);
-}
-
-static uint16_t pick_port(const struct net_server *s)
-{
-	return (uint16_t)(s->port_lo + (uint16_t)(rand() % (s->port_hi - s->port_lo + 1)));
-}
-
-/* Sleeps up to sec, returns early (false) when the run is stopped. */
-static bool nap(const struct bench_ctx *ctx, double sec)
+bool net_nap(const struct bench_ctx *ctx, double sec, double end_by)
 {
 	double end = mono_s() + sec;
+
+	if (end > end_by)
+		end = end_by;
 
 	while (mono_s() < end) {
 		if (bench_stopped(ctx))
@@ -84,108 +40,6 @@ static bool nap(const struct bench_ctx *ctx, double sec)
 		usleep(50000);
 	}
 	return true;
-}
-
-static bool dir_answered(const struct net_dir *d)
-{
-	return d->status == NET_DONE || d->status == NET_BUSY;
-}
-
-/* The server answered a test this run in this family: this row's other direction, or an earlier row. */
-static bool answered(const struct net_result *res, const struct net_row *row,
-		     const struct net_dir *other)
-{
-	if (dir_answered(other))
-		return true;
-	for (const struct net_row *r = res->rows; r < row; r++)
-		if (r->family == row->family && !strcmp(r->srv.host, row->srv.host) &&
-		    r->srv.port_lo == row->srv.port_lo &&
-		    (dir_answered(&r->send) || dir_answered(&r->recv)))
-			return true;
-	return false;
-}
-
-/* The drop rule of the disk passes (core/tail_ratio.h) on this direction's timeline. */
-static void dir_tail(struct net_dir *d)
-{
-	double v[NET_TL_MAX], t;
-
-	for (unsigned i = 0; i < d->ntl; i++)
-		v[i] = (double)d->tl_bytes[i];
-	t = tail_ratio(v, d->ntl);
-	if (!isnan(t)) {
-		d->tail_ratio = mdbl_of(t);
-		d->drop = mbool_of(t < TAIL_DROP_RATIO);
-	}
-}
-
-static void run_dir(const struct bench_ctx *ctx, struct net_result *res, struct net_row *row,
-		    bool reverse, double module_end)
-{
-	struct net_dir *d = reverse ? &row->recv : &row->send;
-	bool server_up = answered(res, row, reverse ? &row->send : &row->recv);
-	struct bench_step step = { .module = "net", .ns = (uint64_t)(res->duration_s * 1e9) };
-	char what[160];
-
-	snprintf(what, sizeof(what), "iperf3 %s %s (%s, IPv%d)", reverse ? "receive from" : "send to",
-		 row->srv.name, row->addr, row->family);
-	step.what = what;
-	for (d->tries = 0; d->tries < NET_BUSY_TRIES;) {
-		struct net_test t = {
-			.addr = row->addr, .family = row->family, .port = pick_port(&row->srv),
-			.reverse = reverse, .streams = res->streams,
-			.duration_s = (unsigned)res->duration_s, .end_by = module_end, .stop = ctx->stop,
-		};
-		enum net_try how;
-
-		if (bench_stopped(ctx)) {
-			d->status = NET_SKIPPED;
-			snprintf(d->reason, sizeof(d->reason), "interrupted");
-			return;
-		}
-		if (module_end - mono_s() < res->duration_s + 1.0) {
-			res->max_time_hit = true;
-			if (d->tries) /* keep what the earlier tries found */
-				return;
-			d->status = NET_SKIPPED;
-			snprintf(d->reason, sizeof(d->reason), "not started: --net-max-time reached");
-			return;
-		}
-		d->tries++;
-		bench_progress_step(ctx, &step, 0);
-		how = net_iperf_run(&t, d);
-		bench_progress_step(ctx, &step, 1);
-		switch (how) {
-		case NET_TRY_OK:
-			dir_tail(d);
-			return;
-		case NET_TRY_MAX_TIME:
-			res->max_time_hit = true;
-			return;
-		case NET_TRY_STOPPED:
-		case NET_TRY_FAILED:
-			return;
-		case NET_TRY_REFUSED:
-			/* refused right after a test: the listener was reopening; else final */
-			if (!server_up || d->tries >= NET_BUSY_TRIES || !nap(ctx, NET_REOPEN_WAIT_S))
-				return;
-			break;
-		case NET_TRY_BUSY:
-		case NET_TRY_TIMEOUT:
-		case NET_TRY_ZERO:
-			if (d->tries >= NET_BUSY_TRIES || !nap(ctx, NET_RETRY_WAIT_S))
-				break;
-			continue;
-		}
-	}
-	if (d->status == NET_BUSY)
-		snprintf(d->reason, sizeof(d->reason), "server busy on %u tries", d->tries);
-	else if (d->tries > 1 && d->status != NET_DONE) {
-		char last[sizeof(d->reason)];
-
-		snprintf(last, sizeof(last), "%s", d->reason);
-		snprintf(d->reason, sizeof(d->reason), "%u tries, last: %.120s", d->tries, last);
-	}
 }
 
 static void row_status(struct net_row *row)
@@ -252,14 +106,14 @@ static void plan_rows(const struct bench_ctx *ctx, struct net_result *res,
 {
 	const struct bench_opts *o = ctx->opts;
 	bool auto_family = !o->net_4 && !o->net_6;
-	struct resolved *rs = calloc(nsrv, sizeof(*rs));
+	struct net_resolved *rs = calloc(nsrv, sizeof(*rs));
 
 	if (!rs) {
 		bench_warn(ctx, "net: out of memory resolving the servers");
 		return;
 	}
 	for (unsigned i = 0; i < nsrv; i++)
-		resolve(&srv[i], &rs[i]);
+		net_resolve(&srv[i], &rs[i]);
 	for (int fam = 4; fam <= 6; fam += 2) {
 		enum mbool host = fam == 4 ? ctx->host_ipv4 : ctx->host_ipv6;
 
@@ -415,10 +269,10 @@ static enum bench_status net_run(const struct bench_ctx *ctx, void *result, stru
 			continue;
 		if (bench_stopped(ctx))
 			break;
-		run_dir(ctx, res, row, false, module_end);
-		if (!nap(ctx, NET_DIR_WAIT_S))
+		net_run_dir(ctx, res, row, false, module_end);
+		if (!net_nap(ctx, NET_DIR_WAIT_S, module_end))
 			break;
-		run_dir(ctx, res, row, true, module_end);
+		net_run_dir(ctx, res, row, true, module_end);
 		row_status(row);
 		res->moved += row->send.moved + row->recv.moved;
 	}

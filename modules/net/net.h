@@ -22,6 +22,7 @@
 #define NET_DEFAULT_STREAMS 8
 #define NET_DEFAULT_TIME_S 10
 #define NET_DEFAULT_MAX_TIME_S 600
+#define NET_TRY_LOG_MAX    6    /* tries kept per direction, each with its end */
 
 enum net_status {
 	NET_NOT_RUN = 0,
@@ -30,6 +31,13 @@ enum net_status {
 	NET_FAILED,    /* refused, DNS, protocol error: reason */
 	NET_TIMEOUT,   /* a wait passed its deadline: the server stalled */
 	NET_SKIPPED,   /* not started or cut: --net-max-time reached or interrupted */
+};
+
+/* One try of a direction, as the report keeps it. */
+struct net_try_rec {
+	uint16_t port;
+	double seconds;           /* the try's wall time */
+	char reason[96];          /* how it ended without a figure; "" = measured */
 };
 
 /*
@@ -57,6 +65,12 @@ struct net_dir {
 	unsigned tries;
 	uint16_t port;            /* port of the last try */
 	char reason[160];
+	struct net_try_rec try_log[NET_TRY_LOG_MAX];
+	unsigned ntry_log;
+	char note[160];           /* a figure kept with a remark ("the server's duration ... not used") */
+	bool implausible;         /* a rate no local interface or path could carry: shown, never graded */
+	struct mdbl cpu_share;    /* this client's CPU time over the run's wall time (1 = one CPU) */
+	enum mbool cpu_bound;     /* the client itself limited the figure */
 };
 
 /* A --net-server entry as parsed (modules/net/net_spec.c). */
@@ -111,6 +125,11 @@ struct net_result {
 	bool quick;               /* --net-quick */
 	char region[32];          /* --net-region, "" = all */
 	unsigned planned_tests;   /* iperf3 directions planned (rows x 2) */
+	unsigned dirs_done;       /* iperf3 directions measured */
+	struct net_family {       /* [0] IPv4, [1] IPv6: learnt once, from the first connects */
+		enum mbool reachable;
+		char reason[128];
+	} fam[2];
 	uint64_t moved;           /* bytes moved by all iperf3 tests, all tries */
 	unsigned nrows;
 	struct net_row rows[NET_MAX_ROWS];

@@ -26,27 +26,9 @@
 #define STATE_S     10.0  /* each state byte before and after the run (3.15+ servers: 10 s reads) */
 #define RESULTS_S   10.0  /* the server's results message */
 #define CLOSE_S     1.0   /* drain after IPERF_DONE: not an error when it runs out */
-#define RECV_IDLE_S 10.0  /* -R: no byte for this long ends the run */
-#define BLOCK       131072
-#define OPS_PER_WAKE 4    /* reads or writes per ready stream per poll */
 
-struct client {
-	const struct net_test *t;
-	struct net_dir *d;
-	int ctl;
-	unsigned n;                   /* data streams open */
-	int fd[NET_STREAMS_MAX];
-	uint64_t bytes[NET_STREAMS_MAX];   /* counted while running */
-	uint32_t rtx0[NET_STREAMS_MAX];    /* tcpi_total_retrans at TEST_START */
-	bool rtx_ok;
-	char *buf;                    /* one block: sent (normal) or read into (-R) */
-};
-
-static enum net_try fail(struct net_dir *d, enum net_try how, enum net_status st,
-			 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static enum net_try fail(struct net_dir *d, enum net_try how, enum net_status st,
-			 const char *fmt, ...)
+enum net_try iperf_fail(struct net_dir *d, enum net_try how, enum net_status st,
+			const char *fmt, ...)
 {
 	va_list ap;
 
@@ -68,7 +50,7 @@ static void phase(struct client *c, struct io *io, double limit_s)
 }
 
 /* The try's end after a wait did not complete; what names the wait. */
-static enum net_try io_fail(struct client *c, enum io_rc rc, const struct io *io,
+enum net_try iperf_io_fail(struct client *c, enum io_rc rc, const struct io *io,
 			    double limit_s, const char *what)
 {
 	struct net_dir *d = c->d;
@@ -77,20 +59,20 @@ static enum net_try io_fail(struct client *c, enum io_rc rc, const struct io *io
 	case IO_OK:
 		break;
 	case IO_EOF:
-		return fail(d, NET_TRY_FAILED, NET_FAILED, "server closed the connection %s", what);
+		return iperf_fail(d, NET_TRY_FAILED, NET_FAILED, "server closed the connection %s", what);
 	case IO_TIMEOUT:
 		if (io->deadline >= c->t->end_by)
-			return fail(d, NET_TRY_MAX_TIME, NET_SKIPPED, "cut by --net-max-time %s", what);
-		return fail(d, NET_TRY_TIMEOUT, NET_TIMEOUT, "nothing within %.0f s %s (server stalled)",
+			return iperf_fail(d, NET_TRY_MAX_TIME, NET_SKIPPED, "cut by --net-max-time %s", what);
+		return iperf_fail(d, NET_TRY_TIMEOUT, NET_TIMEOUT, "nothing within %.0f s %s (server stalled)",
 			    limit_s, what);
 	case IO_STOP:
-		return fail(d, NET_TRY_STOPPED, NET_SKIPPED, "interrupted");
+		return iperf_fail(d, NET_TRY_STOPPED, NET_SKIPPED, "interrupted");
 	case IO_ERR:
 		if (io->err == ECONNREFUSED || io->err == EHOSTUNREACH || io->err == ENETUNREACH)
-			return fail(d, NET_TRY_REFUSED, NET_FAILED, "%s: %s", what, strerror(io->err));
-		return fail(d, NET_TRY_FAILED, NET_FAILED, "%s: %s", what, strerror(io->err));
+			return iperf_fail(d, NET_TRY_REFUSED, NET_FAILED, "%s: %s", what, strerror(io->err));
+		return iperf_fail(d, NET_TRY_FAILED, NET_FAILED, "%s: %s", what, strerror(io->err));
 	case IO_TOO_BIG:
-		return fail(d, NET_TRY_FAILED, NET_FAILED, "server sent a JSON length of %u bytes %s "
+		return iperf_fail(d, NET_TRY_FAILED, NET_FAILED, "server sent a JSON length of %u bytes %s "
 			    "(0 or over the %u-byte limit)", io->len, what, IPERF_JSON_MAX);
 	}
 	return NET_TRY_FAILED;
@@ -107,7 +89,7 @@ static enum net_try server_error(struct client *c, const char *when)
 	phase(c, &io, 2.0);
 	rc = iperf_read_full(c->ctl, &code, sizeof(code), &io);
 	if (rc != IO_OK)
-		return fail(c->d, NET_TRY_FAILED, NET_FAILED, "server error %s (no code followed)",
+		return iperf_fail(c->d, NET_TRY_FAILED, NET_FAILED, "server error %s (no code followed)",
 			    when);
 	code = (int32_t)ntohl((uint32_t)code);
 	text = iperf_error_text(code);
@@ -115,29 +97,29 @@ static enum net_try server_error(struct client *c, const char *when)
 	rc = iperf_read_full(c->ctl, &err, sizeof(err), &io);
 	err = rc == IO_OK ? (int32_t)ntohl((uint32_t)err) : 0;
 	if (err > 0)
-		return fail(c->d, NET_TRY_FAILED, NET_FAILED, "server error %d (%s) %s: %s", code,
+		return iperf_fail(c->d, NET_TRY_FAILED, NET_FAILED, "server error %d (%s) %s: %s", code,
 			    text ? text : "unknown code", when, strerror(err));
-	return fail(c->d, NET_TRY_FAILED, NET_FAILED, "server error %d (%s) %s", code,
+	return iperf_fail(c->d, NET_TRY_FAILED, NET_FAILED, "server error %d (%s) %s", code,
 		    text ? text : "unknown code", when);
 }
 
 /* A state byte other than the one awaited. */
-static enum net_try bad_state(struct client *c, signed char st, const char *when)
+enum net_try iperf_bad_state(struct client *c, signed char st, const char *when)
 {
 	if (st == IPERF_SERVER_ERROR)
 		return server_error(c, when);
 	if (st == IPERF_ACCESS_DENIED)
-		return fail(c->d, NET_TRY_BUSY, NET_BUSY, "server busy (access denied)");
+		return iperf_fail(c->d, NET_TRY_BUSY, NET_BUSY, "server busy (access denied)");
 	if (st == IPERF_SERVER_TERMINATE)
-		return fail(c->d, NET_TRY_FAILED, NET_FAILED, "server terminated the test %s", when);
-	return fail(c->d, NET_TRY_FAILED, NET_FAILED, "unexpected state byte %d from the server %s",
+		return iperf_fail(c->d, NET_TRY_FAILED, NET_FAILED, "server terminated the test %s", when);
+	return iperf_fail(c->d, NET_TRY_FAILED, NET_FAILED, "unexpected state byte %d from the server %s",
 		    st, when);
 }
 
 /* Reads and throws away what a data stream holds; false on its end or an error. */
 static bool drain(struct client *c, unsigned i)
 {
-	ssize_t r = recv(c->fd[i], c->buf, BLOCK, 0);
+	ssize_t r = recv(c->fd[i], c->buf, IPERF_BLOCK, 0);
 
 	if (r > 0) {
 		c->d->moved += (uint64_t)r;
@@ -167,16 +149,16 @@ static enum net_try wait_state(struct client *c, signed char want, double limit_
 		int pr;
 
 		if (c->t->stop && *c->t->stop)
-			return io_fail(c, IO_STOP, &io, limit_s, when);
+			return iperf_io_fail(c, IO_STOP, &io, limit_s, when);
 		if (left <= 0)
-			return io_fail(c, IO_TIMEOUT, &io, limit_s, when);
+			return iperf_io_fail(c, IO_TIMEOUT, &io, limit_s, when);
 		p[0] = (struct pollfd){ .fd = c->ctl, .events = POLLIN };
 		for (unsigned i = 0; drain_streams && i < c->n; i++)
 			p[np++] = (struct pollfd){ .fd = c->fd[i], .events = POLLIN };
 		pr = poll(p, np, left > 0.2 ? 200 : (int)(left * 1000) + 1);
 		if (pr < 0 && errno != EINTR) {
 			io.err = errno;
-			return io_fail(c, IO_ERR, &io, limit_s, "poll");
+			return iperf_io_fail(c, IO_ERR, &io, limit_s, "poll");
 		}
 		if (pr <= 0)
 			continue;
@@ -192,16 +174,16 @@ static enum net_try wait_state(struct client *c, signed char want, double limit_
 			continue;
 		if (r < 0) {
 			io.err = errno;
-			return io_fail(c, IO_ERR, &io, limit_s, "reading the control connection");
+			return iperf_io_fail(c, IO_ERR, &io, limit_s, "reading the control connection");
 		}
 		if (r == 0)
-			return io_fail(c, IO_EOF, &io, limit_s, when);
+			return iperf_io_fail(c, IO_EOF, &io, limit_s, when);
 		if (st == want)
 			return NET_TRY_OK;
 		/* TEST_RUNNING follows TEST_START at once: not a breach while waiting past it */
 		if (st == IPERF_TEST_RUNNING && want != IPERF_TEST_START)
 			continue;
-		return bad_state(c, st, when);
+		return iperf_bad_state(c, st, when);
 	}
 }
 
@@ -240,9 +222,9 @@ static enum net_try connect_to(struct client *c, int *fd, const char *what)
 	}
 	phase(c, &io, CONNECT_S);
 	*fd = iperf_connect((struct sockaddr *)&ss, sl, &io, &rc);
-	return *fd >= 0 ? NET_TRY_OK : io_fail(c, rc, &io, CONNECT_S, what);
+	return *fd >= 0 ? NET_TRY_OK : iperf_io_fail(c, rc, &io, CONNECT_S, what);
 bad:
-	return fail(c->d, NET_TRY_FAILED, NET_FAILED, "not a numeric IPv%d address: %s",
+	return iperf_fail(c->d, NET_TRY_FAILED, NET_FAILED, "not a numeric IPv%d address: %s",
 		    c->t->family, c->t->addr);
 }
 
@@ -262,19 +244,19 @@ static enum net_try set_up(struct client *c, const char *cookie)
 	if (tcp_info(c->ctl, &ti) == 0 && ti.tcpi_rtt > 0)
 		c->d->rtt_ms = mdbl_of(ti.tcpi_rtt / 1e3);
 	if (setsockopt(c->ctl, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) < 0)
-		return fail(c->d, NET_TRY_FAILED, NET_FAILED, "TCP_NODELAY: %s", strerror(errno));
+		return iperf_fail(c->d, NET_TRY_FAILED, NET_FAILED, "TCP_NODELAY: %s", strerror(errno));
 	phase(c, &io, STATE_S);
 	if ((rc = iperf_write_all(c->ctl, cookie, IPERF_COOKIE_LEN, &io)) != IO_OK)
-		return io_fail(c, rc, &io, STATE_S, "sending the cookie");
+		return iperf_io_fail(c, rc, &io, STATE_S, "sending the cookie");
 	if ((r = wait_state(c, IPERF_PARAM_EXCHANGE, STATE_S, "before the parameter exchange")))
 		return r;
 	if (!(params = iperf_params_json(c->t->streams, c->t->duration_s, c->t->reverse)))
-		return fail(c->d, NET_TRY_FAILED, NET_FAILED, "building the parameters: out of memory");
+		return iperf_fail(c->d, NET_TRY_FAILED, NET_FAILED, "building the parameters: out of memory");
 	phase(c, &io, STATE_S);
 	rc = iperf_send_json(c->ctl, params, &io);
 	free(params);
 	if (rc != IO_OK)
-		return io_fail(c, rc, &io, STATE_S, "sending the parameters");
+		return iperf_io_fail(c, rc, &io, STATE_S, "sending the parameters");
 	if ((r = wait_state(c, IPERF_CREATE_STREAMS, STATE_S, "after the parameters")))
 		return r;
 	for (unsigned i = 0; i < c->t->streams; i++) {
@@ -286,160 +268,9 @@ static enum net_try set_up(struct client *c, const char *cookie)
 		c->n++;
 		phase(c, &io, STATE_S);
 		if ((rc = iperf_write_all(c->fd[i], cookie, IPERF_COOKIE_LEN, &io)) != IO_OK)
-			return io_fail(c, rc, &io, STATE_S, what);
+			return iperf_io_fail(c, rc, &io, STATE_S, what);
 	}
 	return wait_state(c, IPERF_TEST_START, STATE_S, "after opening the streams");
-}
-
-static void count(struct client *c, unsigned i, ssize_t n)
-{
-	c->bytes[i] += (uint64_t)n;
-	c->d->moved += (uint64_t)n;
-}
-
-/* The timed run from TEST_START: moves data until duration_s; fills the timeline. */
-static enum net_try run(struct client *c, double t0, double *t_end)
-{
-	struct pollfd p[1 + NET_STREAMS_MAX];
-	const bool rev = c->t->reverse;
-	double end = t0 + c->t->duration_s, last_rx = t0;
-	uint64_t total = 0, at_tick = 0;
-	struct io io = { .deadline = c->t->end_by, .stop = c->t->stop };
-
-	p[0] = (struct pollfd){ .fd = c->ctl, .events = POLLIN };
-	for (unsigned i = 0; i < c->n; i++)
-		p[1 + i] = (struct pollfd){ .fd = c->fd[i], .events = rev ? POLLIN : POLLOUT };
-	for (;;) {
-		double now = mono_s(), next;
-		int pr;
-
-		while (c->d->ntl < NET_TL_MAX && now >= t0 + c->d->ntl + 1) {
-			c->d->tl_bytes[c->d->ntl++] = total - at_tick;
-			at_tick = total;
-		}
-		if (now >= end)
-			break;
-		if (now >= c->t->end_by)
-			return io_fail(c, IO_TIMEOUT, &io, 0, "during the test");
-		if (c->t->stop && *c->t->stop)
-			return io_fail(c, IO_STOP, &io, 0, "during the test");
-		if (rev && now - last_rx > RECV_IDLE_S)
-			return fail(c->d, NET_TRY_TIMEOUT, NET_TIMEOUT,
-				    "no data from the server for %.0f s (server stalled)", RECV_IDLE_S);
-		next = t0 + c->d->ntl + 1;
-		if (next > end)
-			next = end;
-		if (next - now > 0.2)
-			next = now + 0.2;
-		pr = poll(p, 1 + c->n, (int)((next - now) * 1000) + 1);
-		if (pr < 0 && errno != EINTR)
-			return fail(c->d, NET_TRY_FAILED, NET_FAILED, "poll: %s", strerror(errno));
-		if (pr <= 0)
-			continue;
-		if (p[0].revents) {
-			signed char st;
-			ssize_t r = recv(c->ctl, &st, 1, 0);
-
-			if (r == 0)
-				return fail(c->d, NET_TRY_FAILED, NET_FAILED,
-					    "server closed the control connection during the test");
-			if (r < 0 && errno != EAGAIN && errno != EINTR)
-				return fail(c->d, NET_TRY_FAILED, NET_FAILED,
-					    "reading the control connection: %s", strerror(errno));
-			if (r == 1 && st != IPERF_TEST_RUNNING)
-				return bad_state(c, st, "during the test");
-		}
-		for (unsigned i = 0; i < c->n; i++) {
-			ssize_t r = 0;
-
-			if (!p[1 + i].revents)
-				continue;
-			/* a few whole blocks per wake-up: fewer polls per GB, still every stream in turn */
-			for (int k = 0; k < OPS_PER_WAKE; k++) {
-				r = rev ? recv(c->fd[i], c->buf, BLOCK, 0) :
-					send(c->fd[i], c->buf, BLOCK, MSG_NOSIGNAL);
-				if (r <= 0)
-					break;
-				count(c, i, r);
-				total += (uint64_t)r;
-				last_rx = now;
-				if (r < BLOCK)
-					break;
-			}
-			if (r > 0 || (r < 0 && (errno == EAGAIN || errno == EINTR)))
-				continue;
-			if (r == 0)
-				return fail(c->d, NET_TRY_FAILED, NET_FAILED,
-					    "server closed data stream %u during the test", i + 1);
-			return fail(c->d, NET_TRY_FAILED, NET_FAILED, "data stream %u: %s", i + 1,
-				    strerror(errno));
-		}
-	}
-	*t_end = mono_s();
-	return NET_TRY_OK;
-}
-
-static double peer_first_seconds(const struct iperf_peer_results *pr, double local)
-{
-	for (unsigned i = 0; i < pr->n; i++)
-		if (pr->s[i].id == 1 && pr->s[i].seconds > 0)
-			return pr->s[i].seconds;
-	return local;
-}
-
-/* The summary lines from both sides' counts; a server's impossible figure is a failure. */
-static enum net_try figures(struct client *c, const struct iperf_peer_results *pr, double secs,
-			    const int64_t *rtx)
-{
-	struct net_dir *d = c->d;
-	uint64_t local = 0, peer = 0, prtx = 0;
-	bool prtx_ok = pr->sender_has_retransmits == 1;
-	double psecs = peer_first_seconds(pr, secs);
-
-	for (unsigned i = 0; i < c->n; i++)
-		local += c->bytes[i];
-	for (unsigned i = 0; i < pr->n; i++) {
-		peer += (uint64_t)pr->s[i].bytes;
-		if (pr->s[i].retransmits < 0)
-			prtx_ok = false;
-		else
-			prtx += (uint64_t)pr->s[i].retransmits;
-	}
-	if (!c->t->reverse) {
-		if (peer > local)
-			return fail(d, NET_TRY_FAILED, NET_FAILED, "server reports %llu bytes received, "
-				    "more than the %llu sent", (unsigned long long)peer,
-				    (unsigned long long)local);
-		d->sender_bytes = mu64_of(local);
-		d->sender_seconds = mdbl_of(secs);
-		d->bytes = mu64_of(peer);
-		d->seconds = mdbl_of(psecs);
-		if (c->rtx_ok) {
-			uint64_t sum = 0;
-
-			for (unsigned i = 0; i < c->n; i++)
-				sum += (uint64_t)rtx[i];
-			d->retransmits = mu64_of(sum);
-		}
-	} else {
-		if (local > peer)
-			return fail(d, NET_TRY_FAILED, NET_FAILED, "server reports %llu bytes sent, "
-				    "fewer than the %llu received", (unsigned long long)peer,
-				    (unsigned long long)local);
-		d->sender_bytes = mu64_of(peer);
-		d->sender_seconds = mdbl_of(psecs);
-		d->bytes = mu64_of(local);
-		d->seconds = mdbl_of(secs);
-		if (prtx_ok)
-			d->retransmits = mu64_of(prtx);
-	}
-	if (d->bytes.v == 0)
-		return fail(d, NET_TRY_ZERO, NET_FAILED, "0 bytes received in %.1f s", d->seconds.v);
-	d->bps = mdbl_of((double)d->bytes.v * 8 / d->seconds.v);
-	d->sender_bps = mdbl_of((double)d->sender_bytes.v * 8 / d->sender_seconds.v);
-	d->status = NET_DONE;
-	d->reason[0] = '\0';
-	return NET_TRY_OK;
 }
 
 /* From TEST_END to IPERF_DONE: our results, the server's, the clean end. */
@@ -459,32 +290,32 @@ static enum net_try finish(struct client *c, double secs, const int64_t *rtx)
 		ls[i] = (struct iperf_local_stream){ .bytes = c->bytes[i],
 			.retransmits = c->t->reverse || !c->rtx_ok ? -1 : rtx[i], .seconds = secs };
 	if (!(json = iperf_results_json(ls, c->n, !c->t->reverse, c->rtx_ok)))
-		return fail(c->d, NET_TRY_FAILED, NET_FAILED, "building the results: out of memory");
+		return iperf_fail(c->d, NET_TRY_FAILED, NET_FAILED, "building the results: out of memory");
 	phase(c, &io, STATE_S);
 	rc = iperf_send_json(c->ctl, json, &io);
 	free(json);
 	json = NULL;
 	if (rc != IO_OK)
-		return io_fail(c, rc, &io, STATE_S, "sending the results");
+		return iperf_io_fail(c, rc, &io, STATE_S, "sending the results");
 	phase(c, &io, RESULTS_S);
 	if ((rc = iperf_recv_json(c->ctl, &json, IPERF_JSON_MAX, &io)) != IO_OK)
-		return io_fail(c, rc, &io, RESULTS_S, "in the middle of the server's results");
+		return iperf_io_fail(c, rc, &io, RESULTS_S, "in the middle of the server's results");
 	if (!(pr = malloc(sizeof(*pr)))) {
-		r = fail(c->d, NET_TRY_FAILED, NET_FAILED, "reading the results: out of memory");
+		r = iperf_fail(c->d, NET_TRY_FAILED, NET_FAILED, "reading the results: out of memory");
 		goto out;
 	}
 	if (iperf_parse_results(json, c->n, pr, why, sizeof(why)) < 0) {
-		r = fail(c->d, NET_TRY_FAILED, NET_FAILED, "%s", why);
+		r = iperf_fail(c->d, NET_TRY_FAILED, NET_FAILED, "%s", why);
 		goto out;
 	}
 	if ((r = wait_state(c, IPERF_DISPLAY_RESULTS, STATE_S, "after the results")))
 		goto out;
 	phase(c, &io, STATE_S);
 	if ((rc = iperf_write_all(c->ctl, &done, 1, &io)) != IO_OK) {
-		r = io_fail(c, rc, &io, STATE_S, "sending IPERF_DONE");
+		r = iperf_io_fail(c, rc, &io, STATE_S, "sending IPERF_DONE");
 		goto out;
 	}
-	r = figures(c, pr, secs, rtx);
+	r = iperf_figures(c, pr, secs, rtx);
 out:
 	free(pr);
 	free(json);
@@ -526,24 +357,24 @@ enum net_try net_iperf_run(const struct net_test *t, struct net_dir *d)
 	d->reason[0] = '\0';
 	d->port = t->port;
 	if (!c)
-		return fail(d, NET_TRY_FAILED, NET_FAILED, "out of memory");
+		return iperf_fail(d, NET_TRY_FAILED, NET_FAILED, "out of memory");
 	c->t = t;
 	c->d = d;
 	c->ctl = -1;
 	if (t->streams < 1 || t->streams > NET_STREAMS_MAX || t->duration_s < 1) {
-		r = fail(d, NET_TRY_FAILED, NET_FAILED, "bad test: %u streams, %u s", t->streams,
+		r = iperf_fail(d, NET_TRY_FAILED, NET_FAILED, "bad test: %u streams, %u s", t->streams,
 			 t->duration_s);
 		goto out;
 	}
-	if (!(c->buf = malloc(BLOCK))) {
-		r = fail(d, NET_TRY_FAILED, NET_FAILED, "out of memory");
+	if (!(c->buf = malloc(IPERF_BLOCK))) {
+		r = iperf_fail(d, NET_TRY_FAILED, NET_FAILED, "out of memory");
 		goto out;
 	}
 	/* the payload is never checked; a pattern, not zeros a compressing path would flatter */
-	for (size_t i = 0; i < BLOCK; i++)
+	for (size_t i = 0; i < IPERF_BLOCK; i++)
 		c->buf[i] = (char)(i * 2654435761u >> 13);
 	if (iperf_make_cookie(cookie) < 0) {
-		r = fail(d, NET_TRY_FAILED, NET_FAILED, "getrandom: %s", strerror(errno));
+		r = iperf_fail(d, NET_TRY_FAILED, NET_FAILED, "getrandom: %s", strerror(errno));
 		goto out;
 	}
 	if ((r = set_up(c, cookie)) != NET_TRY_OK)
@@ -557,7 +388,7 @@ enum net_try net_iperf_run(const struct net_test *t, struct net_dir *d)
 			c->rtx_ok = false;
 		c->rtx0[i] = ti.tcpi_total_retrans;
 	}
-	if ((r = run(c, t0, &t_end)) != NET_TRY_OK)
+	if ((r = iperf_data_run(c, t0, &t_end)) != NET_TRY_OK)
 		goto out;
 	for (unsigned i = 0; i < c->n && c->rtx_ok; i++) {
 		struct tcp_info ti;
@@ -573,7 +404,7 @@ enum net_try net_iperf_run(const struct net_test *t, struct net_dir *d)
 
 		phase(c, &io, STATE_S);
 		if ((rc = iperf_write_all(c->ctl, &end, 1, &io)) != IO_OK) {
-			r = io_fail(c, rc, &io, STATE_S, "sending TEST_END");
+			r = iperf_io_fail(c, rc, &io, STATE_S, "sending TEST_END");
 			goto out;
 		}
 	}

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 
 #include "net.h"
@@ -135,6 +136,54 @@ struct net_test {
 
 /* Runs one iperf3 TCP test and fills d's figures, status and reason. */
 enum net_try net_iperf_run(const struct net_test *t, struct net_dir *d);
+
+/* --- one test's parts: net_iperf_client.c (set-up, results), net_iperf_data.c (the timed
+ * run), net_iperf_figures.c (the summary figures) --- */
+
+#define IPERF_BLOCK 131072        /* one send or recv */
+
+struct client {
+	const struct net_test *t;
+	struct net_dir *d;
+	int ctl;
+	unsigned n;                   /* data streams open */
+	int fd[NET_STREAMS_MAX];
+	uint64_t bytes[NET_STREAMS_MAX];   /* counted while running */
+	uint32_t rtx0[NET_STREAMS_MAX];    /* tcpi_total_retrans at TEST_START */
+	bool rtx_ok;
+	char *buf;                    /* one block: sent (normal) or read into (-R) */
+};
+
+
+/* Ends the try: d's reason and status set, how returned. */
+enum net_try iperf_fail(struct net_dir *d, enum net_try how, enum net_status st,
+			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The try's end after a wait did not complete; what names the wait. */
+enum net_try iperf_io_fail(struct client *c, enum io_rc rc, const struct io *io, double limit_s,
+			   const char *what);
+/* A state byte other than the one awaited (server error, busy, terminate, unknown). */
+enum net_try iperf_bad_state(struct client *c, signed char st, const char *when);
+/* The timed run from TEST_START (t0): data moved until the duration; fills the timeline. */
+enum net_try iperf_data_run(struct client *c, double t0, double *t_end);
+/* The direction's figures from this side's counts and the server's results. */
+enum net_try iperf_figures(struct client *c, const struct iperf_peer_results *pr, double secs,
+			   const int64_t *rtx);
+
+/* --- net_resolve.c, net_dir_run.c, net.c: the rows --- */
+
+struct net_resolved {
+	char v4[INET_ADDRSTRLEN], v6[INET6_ADDRSTRLEN];
+	char err[128];
+};
+/* Both families' first address of s (a literal is parsed); r->err says why when none. */
+void net_resolve(const struct net_server *s, struct net_resolved *r);
+
+struct bench_ctx;
+/* One direction of one row: its tries and the retries between them (net_dir_run.c). */
+void net_run_dir(const struct bench_ctx *ctx, struct net_result *res, struct net_row *row,
+		 bool reverse, double module_end);
+/* Sleeps sec, never past end_by; false (at once) when the run is stopped. */
+bool net_nap(const struct bench_ctx *ctx, double sec, double end_by);
 
 /* --- net_http.c --- */
 

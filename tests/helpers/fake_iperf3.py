@@ -20,6 +20,10 @@ repeats). Written from the wire-protocol facts in
   eofjson  after the client's results: a length of 1000 and 10 bytes, then close
   stall    TEST_START and TEST_RUNNING, then nothing (reads nothing, sends nothing)
   bigjson  after the client's results: a length prefix of 10 MB, then nothing
+  dur1e-9  a whole test, honest bytes, every stream's end_time 1e-9 s (a lying duration)
+  dur80000 a whole test, honest bytes, every stream's end_time 80000 s
+  closemid 1 s into the run: the data streams and the control connection closed
+  badbyte  after the parameters: the state byte 99 (no such state)
 
 LOG gets one JSON line per control connection: the script, the parameters,
 the bytes this server counted per stream, and how it ended.
@@ -117,6 +121,9 @@ class Test:
             state(ctl, SERVER_ERROR)
             ctl.sendall(struct.pack("!ii", 5, 22))
             return "error, two ints"
+        if sc == "badbyte":
+            state(ctl, 99)
+            return "state 99 sent"
         n = int(params["parallel"])
         reverse = "reverse" in params
         state(ctl, CREATE_STREAMS)
@@ -143,6 +150,12 @@ class Test:
               for i, s in enumerate(streams)]
         for t in th:
             t.start()
+        if sc == "closemid":
+            time.sleep(1)
+            self.running = False
+            for s in streams:
+                s.close()
+            return "closed mid-run"
         st = read_state(ctl)
         self.running = False
         secs = time.monotonic() - t0
@@ -170,7 +183,9 @@ class Test:
             "streams": [{"id": (i + 1 if sc == "ids12" else stream_id(i)),
                          "bytes": U64_MAX if sc == "bytes64" else self.counts[i],
                          "retransmits": rtx, "jitter": 0, "errors": 0, "packets": 0,
-                         "start_time": 0, "end_time": secs} for i in range(n)],
+                         "start_time": 0,
+                         "end_time": {"dur1e-9": 1e-9, "dur80000": 80000.0}.get(sc, secs)}
+                        for i in range(n)],
         }
         send_json(ctl, res)
         state(ctl, DISPLAY_RESULTS)
