@@ -60,7 +60,7 @@ const char *collect_module_why(const struct bench_report *rep, int id, char *buf
 
 /*
  * net: the best measured server per direction (the closest server shows the
- * port's capacity). Busy, failed and timed-out rows are never graded; the
+ * port's capacity). Busy, failed, timed-out and implausible rows are never graded; the
  * metrics exist only when --net ran the module, so offline reports keep
  * their shape.
  */
@@ -69,6 +69,7 @@ static void collect_net(const struct bench_report *rep, struct metric_set *ms)
 	const struct net_result *r = &rep->net;
 	struct metric *snd, *rcv;
 	double best[2] = { -1, -1 };
+	unsigned odd[2] = { 0, 0 };
 	char why[320];
 
 	if (rep->outcome[MOD_net].status == BENCH_NOT_RUN)
@@ -78,19 +79,27 @@ static void collect_net(const struct bench_report *rep, struct metric_set *ms)
 	for (unsigned i = 0; i < r->nrows; i++) {
 		const struct net_dir *d[2] = { &r->rows[i].send, &r->rows[i].recv };
 
-		for (int k = 0; k < 2; k++)
-			if (d[k]->status == NET_DONE && d[k]->bps.ok && d[k]->bps.v / 1e6 > best[k])
+		for (int k = 0; k < 2; k++) {
+			/* a rate the interface or this side's own count rules out is never graded */
+			odd[k] += d[k]->status == NET_DONE && d[k]->implausible;
+			if (d[k]->status == NET_DONE && !d[k]->implausible && d[k]->bps.ok &&
+			    d[k]->bps.v / 1e6 > best[k])
 				best[k] = d[k]->bps.v / 1e6;
+		}
 	}
 	collect_module_why(rep, MOD_net, why, sizeof(why));
 	if (best[0] >= 0)
 		collect_set_value(snd, best[0], -1);
 	else
-		collect_set_why(snd, r->nrows ? "no server measured sending (busy or failed)" : why);
+		collect_set_why(snd, odd[0] ? "every server's send figure was implausible (above what "
+				"the interface or this host's own count allows): not graded" :
+				r->nrows ? "no server measured sending (busy or failed)" : why);
 	if (best[1] >= 0)
 		collect_set_value(rcv, best[1], -1);
 	else
-		collect_set_why(rcv, r->nrows ? "no server measured receiving (busy or failed)" : why);
+		collect_set_why(rcv, odd[1] ? "every server's receive figure was implausible (above "
+				"what the interface allows): not graded" :
+				r->nrows ? "no server measured receiving (busy or failed)" : why);
 }
 
 const struct grade *grade_get(const struct grade_result *g, const char *metric)

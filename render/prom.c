@@ -704,6 +704,18 @@ static void net_families(struct prom *p)
 				       w->srv.host, "mode", w->family == 6 ? "IPv6" : "IPv4",
 				       "direction", dn[k], NULL);
 	}
+	family(p, "vpsbench_net_implausible", "gauge",
+	       "1 when the throughput is above what the interface or this host's own count allows (not graded)");
+	for (unsigned i = 0; i < r->nrows; i++) {
+		const struct net_row *w = &r->rows[i];
+		const struct net_dir *d[2] = { &w->send, &w->recv };
+
+		for (int k = 0; k < 2; k++)
+			if (d[k]->status == NET_DONE)
+				sample(p, "", d[k]->implausible, "provider", w->srv.name, "host",
+				       w->srv.host, "mode", w->family == 6 ? "IPv6" : "IPv4",
+				       "direction", dn[k], NULL);
+	}
 	family(p, "vpsbench_net_retransmits", "gauge", "TCP retransmits of the iperf3 sender");
 	for (unsigned i = 0; i < r->nrows; i++) {
 		const struct net_row *w = &r->rows[i];

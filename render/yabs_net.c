@@ -1,8 +1,12 @@
 /*
  * yabs_net.c — yabs's "iperf" array from the net section, with yabs's own
  * field names and text units: mode "IPv4"/"IPv6", provider, loc, send and
- * recv as iperf3 prints them ("1.61 Gbits/sec"), "busy" when the server
- * stayed busy (as yabs), latency "77.5 ms". A failed direction is null.
+ * recv as iperf3 prints them ("1.61 Gbits/sec"), latency "77.5 ms". As
+ * yabs.sh writes them: a direction without a figure, for any reason, is
+ * "busy " (its value "busy" and an empty unit joined by a space), an
+ * unknown latency "--" (yabs's when ping gives nothing); never null. A
+ * figure flagged implausible adds "send_implausible"/"recv_implausible":
+ * true (yabs has no such field; readers of yabs's shape ignore it).
  */
 #include <stdio.h>
 
@@ -16,10 +20,8 @@ static void add_speed(cJSON *o, const char *key, const struct net_dir *d)
 	if (d->status == NET_DONE) {
 		net_fmt_bps(buf, sizeof(buf), d->bps.v);
 		cJSON_AddStringToObject(o, key, buf);
-	} else if (d->status == NET_BUSY) {
-		cJSON_AddStringToObject(o, key, "busy");
 	} else {
-		cJSON_AddNullToObject(o, key);
+		cJSON_AddStringToObject(o, key, "busy ");
 	}
 }
 
@@ -47,12 +49,15 @@ int yabs_add_iperf(cJSON *root, const struct bench_report *rep)
 					row->srv.host);
 		add_speed(e, "send", &row->send);
 		add_speed(e, "recv", &row->recv);
-		if (row->latency_ms.ok) {
+		if (row->latency_ms.ok)
 			net_fmt_ms(lat, sizeof(lat), row->latency_ms.v);
-			cJSON_AddStringToObject(e, "latency", lat);
-		} else {
-			cJSON_AddNullToObject(e, "latency");
-		}
+		else
+			snprintf(lat, sizeof(lat), "--");
+		cJSON_AddStringToObject(e, "latency", lat);
+		if (row->send.status == NET_DONE && row->send.implausible)
+			cJSON_AddBoolToObject(e, "send_implausible", true);
+		if (row->recv.status == NET_DONE && row->recv.implausible)
+			cJSON_AddBoolToObject(e, "recv_implausible", true);
 	}
 	return 0;
 }

@@ -218,6 +218,64 @@ TH_TEST(net_bps_units)
 	}
 }
 
+/* Huge, zero and not-a-number figures stay short and in a unit (a lying server's 1e308). */
+TH_TEST(net_fmt_extremes)
+{
+	char b[32];
+
+	net_fmt_bps(b, sizeof(b), 2.3689428992e19);
+	TH_EQ_STR(b, "2.37e+19 bits/sec"); /* not "23689429 Tbits/sec" */
+	net_fmt_bps(b, sizeof(b), 999.4e12);
+	TH_EQ_STR(b, "999 Tbits/sec");
+	net_fmt_bps(b, sizeof(b), 1e308);
+	TH_EQ_STR(b, "1e+308 bits/sec");
+	net_fmt_bps(b, sizeof(b), 0);
+	TH_EQ_STR(b, "0.00 bits/sec");
+	net_fmt_bps(b, sizeof(b), NAN);
+	TH_EQ_STR(b, "unknown");
+	net_fmt_bps(b, sizeof(b), INFINITY);
+	TH_EQ_STR(b, "unknown");
+	net_fmt_bytes(b, sizeof(b), 1e308);
+	TH_EQ_STR(b, "1e+308 B");
+	net_fmt_bytes(b, sizeof(b), 4.17e15);
+	TH_EQ_STR(b, "4.17 PB");
+	net_fmt_bytes(b, sizeof(b), 0);
+	TH_EQ_STR(b, "0 B");
+	net_fmt_bytes(b, sizeof(b), NAN);
+	TH_EQ_STR(b, "unknown");
+	net_fmt_ms(b, sizeof(b), 1e300);
+	TH_EQ_STR(b, "1e+300 ms");
+	net_fmt_ms(b, sizeof(b), NAN);
+	TH_EQ_STR(b, "unknown");
+}
+
+/* The server's duration: accepted within [0.5x, 1.5x + 2 s] of this side's, edges included. */
+TH_TEST(net_peer_duration_window)
+{
+	TH_CHECK(net_peer_secs_near(10.0, 10.0));
+	TH_CHECK(net_peer_secs_near(5.0, 10.0));          /* 0.5x */
+	TH_CHECK(!net_peer_secs_near(4.999999, 10.0));
+	TH_CHECK(net_peer_secs_near(17.0, 10.0));         /* 1.5x + 2 */
+	TH_CHECK(!net_peer_secs_near(17.000001, 10.0));
+	TH_CHECK(!net_peer_secs_near(1e-9, 10.0));
+	TH_CHECK(!net_peer_secs_near(80000, 10.0));
+	TH_CHECK(net_peer_secs_near(3.5, 1.0));           /* a 1 s test: 0.5 .. 3.5 */
+	TH_CHECK(!net_peer_secs_near(3.6, 1.0));
+	TH_CHECK(!net_peer_secs_near(NAN, 10.0));
+}
+
+/* Implausible: above 1.25x this side's own rate, or 1.1x the interface's speed; 0 = no bound. */
+TH_TEST(net_rate_bound)
+{
+	TH_CHECK(net_rate_plausible(1.25e9, 1e9, 0));      /* the edge itself */
+	TH_CHECK(!net_rate_plausible(1.2500001e9, 1e9, 0));
+	TH_CHECK(net_rate_plausible(1.1e9, 0, 1e9));       /* 1 Gbit/s port, edge */
+	TH_CHECK(!net_rate_plausible(1.1000001e9, 0, 1e9));
+	TH_CHECK(!net_rate_plausible(1.2e9, 1e9, 1e9));    /* within own, above the port */
+	TH_CHECK(net_rate_plausible(2.37e19, 0, 0));       /* no bound known: nothing to say */
+	TH_CHECK(!net_rate_plausible(2.37e19, 9.4e8, 0));  /* the 1e-9 s lie, had it been used */
+}
+
 /* Steady rate: the slope after the warm-up, not the average from zero. */
 TH_TEST(net_http_steady)
 {

@@ -205,12 +205,26 @@ static void run_http(const struct bench_ctx *ctx, struct net_result *res, bool d
 	}
 }
 
+/* "2 of 8 directions not measured, 1 of 3 HTTP downloads not measured" (the parts that apply). */
+static void missing(char *buf, size_t n, unsigned dmiss, unsigned dirs, unsigned hmiss,
+		    unsigned nhttp)
+{
+	int k = 0;
+
+	buf[0] = '\0';
+	if (dmiss)
+		k = snprintf(buf, n, "%u of %u directions not measured", dmiss, dirs);
+	if (hmiss && k >= 0 && (size_t)k < n)
+		snprintf(buf + k, n - (size_t)k, "%s%u of %u HTTP downloads not measured", k ? ", " : "",
+			 hmiss, nhttp);
+}
+
 static enum bench_status net_run(const struct bench_ctx *ctx, void *result, struct mod_outcome *out)
 {
 	const struct bench_opts *o = ctx->opts;
 	struct net_result *res = result;
 	struct net_server *srv;
-	unsigned nsrv = 0, ndone = 0, nbusy = 0, ntests, nrun = 0;
+	unsigned nsrv = 0, nhttp_done = 0, nbusy = 0, ndirs, nrun = 0, nurl;
 	bool defaults;
 	double module_end;
 	char err[256];
@@ -252,15 +266,23 @@ static enum bench_status net_run(const struct bench_ctx *ctx, void *result, stru
 	for (unsigned i = 0; i < res->nrows; i++)
 		nrun += res->rows[i].status != NET_FAILED;
 	res->planned_tests = nrun * 2;
-	if (nrun) {
-		char gb[32];
+	nurl = defaults ? net_default_nurls : o->net_url.n;
+	if (nrun || nurl) {
+		char gb[32], ip[160] = "", web[160] = "";
 
-		/* metered plans: what is about to be sent, before the first byte */
-		fmt_bytes(gb, sizeof(gb), nrun * 2 * res->duration_s * 1e9 / 8);
-		bench_notice(ctx, "net: iperf3 with %u server%s (per family) x 2 directions x %.0f s "
-			     "= %.0f s at full speed, %u streams (at 1 Gbit/s about %s)", nrun,
-			     nrun == 1 ? "" : "s", res->duration_s, nrun * 2 * res->duration_s,
-			     res->streams, gb);
+		/* metered plans: what is about to be sent, before the first byte; the HTTP
+		 * downloads at the same assumed 1 Gbit/s port for their whole cap */
+		fmt_bytes(gb, sizeof(gb), (nrun * 2 + nurl) * res->duration_s * 1e9 / 8);
+		if (nrun)
+			snprintf(ip, sizeof(ip), "iperf3 with %u server%s (per family) x 2 directions x "
+				 "%.0f s = %.0f s at full speed, %u streams", nrun, nrun == 1 ? "" : "s",
+				 res->duration_s, nrun * 2 * res->duration_s, res->streams);
+		if (nurl)
+			snprintf(web, sizeof(web), "%s%u HTTP download%s x up to %.0f s, %u connections each",
+				 nrun ? "; " : "", nurl, nurl == 1 ? "" : "s", res->duration_s,
+				 o->net_conns.set ? (unsigned)o->net_conns.v : NET_DEFAULT_CONNS);
+		bench_notice(ctx, "net: %s%s (at 1 Gbit/s, an assumed port speed, about %s)", ip, web,
+			     gb);
 	}
 	for (unsigned i = 0; i < res->nrows; i++) {
 		struct net_row *row = &res->rows[i];
@@ -277,29 +299,40 @@ static enum bench_status net_run(const struct bench_ctx *ctx, void *result, stru
 		res->moved += row->send.moved + row->recv.moved;
 	}
 	run_http(ctx, res, defaults, module_end);
+	/* counted per direction (a row half measured is one direction missing), then per URL */
+	res->dirs_done = 0;
 	for (unsigned i = 0; i < res->nrows; i++) {
-		ndone += res->rows[i].status == NET_DONE;
-		nbusy += res->rows[i].status == NET_BUSY;
+		const struct net_dir *d[2] = { &res->rows[i].send, &res->rows[i].recv };
+
+		for (int k = 0; k < 2; k++) {
+			res->dirs_done += d[k]->status == NET_DONE;
+			nbusy += d[k]->status == NET_BUSY;
+		}
 	}
 	for (unsigned i = 0; i < res->nhttp; i++)
-		ndone += res->http[i].status == NET_DONE;
-	ntests = res->nrows + res->nhttp;
+		nhttp_done += res->http[i].status == NET_DONE;
+	ndirs = res->nrows * 2;
 	if (res->max_time_hit)
 		bench_warn(ctx, "net: --net-max-time (%.0f s) reached: some tests were cut or not "
 			   "started", res->max_time_s);
 	if (bench_stopped(ctx))
 		return bench_outcome(out, BENCH_INCOMPLETE, "interrupted");
-	if (!ntests)
+	if (!ndirs && !res->nhttp)
 		return bench_outcome(out, BENCH_FAIL, "no server to test");
-	if (!ndone)
-		return bench_outcome(out, BENCH_FAIL, "nothing could be measured (%u of %u tests busy)",
-				     nbusy, ntests);
+	if (!res->dirs_done && !nhttp_done)
+		return bench_outcome(out, BENCH_FAIL, "nothing could be measured (%u of %u iperf3 "
+				     "directions busy%s)", nbusy, ndirs, res->nhttp ? ", no HTTP download" : "");
+	if (res->dirs_done < ndirs || nhttp_done < res->nhttp) {
+		char why[160];
+
+		missing(why, sizeof(why), ndirs - res->dirs_done, ndirs, res->nhttp - nhttp_done,
+			res->nhttp);
+		if (res->max_time_hit)
+			return bench_outcome(out, BENCH_INCOMPLETE, "--net-max-time reached: %s", why);
+		return bench_outcome(out, BENCH_OK, "%s", why);
+	}
 	if (res->max_time_hit)
-		return bench_outcome(out, BENCH_INCOMPLETE, "--net-max-time reached: %u of %u tests "
-				     "not measured", ntests - ndone, ntests);
-	if (ndone < ntests)
-		return bench_outcome(out, BENCH_OK, "%u of %u tests not measured", ntests - ndone,
-				     ntests);
+		return bench_outcome(out, BENCH_INCOMPLETE, "--net-max-time reached");
 	return bench_outcome(out, BENCH_OK, NULL);
 }
 

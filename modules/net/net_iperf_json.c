@@ -132,7 +132,7 @@ int iperf_parse_results(const char *json, unsigned streams, struct iperf_peer_re
 			goto out;
 		/* ours are 1, 3 .. streams + 1; each once */
 		if (id != floor(id) || id < 1 || id == 2 || id > streams + 1 || seen[(int)id]) {
-			snprintf(why, n, "server results: stream id %.0f is not one of this test's "
+			snprintf(why, n, "server results: stream id %.3g is not one of this test's "
 				 "(1, 3 .. %u), or repeated", id, streams + 1);
 			goto out;
 		}
@@ -143,7 +143,7 @@ int iperf_parse_results(const char *json, unsigned streams, struct iperf_peer_re
 		    !get_num(x, "retransmits", &s->retransmits, where, why, n))
 			goto out;
 		if (s->bytes < 0 || s->bytes >= COUNT_MAX || s->bytes != floor(s->bytes)) {
-			snprintf(why, n, "server results: stream %d bytes %.0f is not a byte count",
+			snprintf(why, n, "server results: stream %d bytes %.3g is not a byte count",
 				 s->id, s->bytes);
 			goto out;
 		}

@@ -165,6 +165,23 @@ enum net_try iperf_io_fail(struct client *c, enum io_rc rc, const struct io *io,
 enum net_try iperf_bad_state(struct client *c, signed char st, const char *when);
 /* The timed run from TEST_START (t0): data moved until the duration; fills the timeline. */
 enum net_try iperf_data_run(struct client *c, double t0, double *t_end);
+/*
+ * A server's duration is used only within [0.5x, 1.5x + 2 s] of this side's
+ * own (its clock starts and stops within a round trip of ours; the 2 s
+ * cover a slow results exchange on short tests); else this side's is.
+ */
+#define NET_PEER_SECS_MIN 0.5
+#define NET_PEER_SECS_MAX 1.5
+#define NET_PEER_SECS_ADD 2.0
+bool net_peer_secs_near(double peer, double local);
+/*
+ * A headline rate is implausible above 1.25x this side's own rate (send: the
+ * server cannot receive faster than this host sent; own_bps 0 = no bound) or
+ * above 1.1x the interface's speed (if_bps 0 = unknown): kept, never graded.
+ */
+#define NET_PATH_SLACK 1.25
+#define NET_IF_SLACK 1.1
+bool net_rate_plausible(double bps, double own_bps, double if_bps);
 /* The direction's figures from this side's counts and the server's results. */
 enum net_try iperf_figures(struct client *c, const struct iperf_peer_results *pr, double secs,
 			   const int64_t *rtx);

@@ -686,6 +686,8 @@ static void html_net_cell(FILE *f, const struct net_dir *d)
 	else
 		snprintf(buf, sizeof(buf), "%s", net_status_name(d->status));
 	html_esc(f, buf);
+	if (d->status == NET_DONE && d->implausible)
+		fputs(" <b class=\"implausible\">(implausible, not graded)</b>", f);
 	fputs("</td>", f);
 }
 
@@ -764,7 +766,8 @@ static void html_net(FILE *f, const struct bench_report *rep)
 		net_fmt_bytes(data, sizeof(data), (double)(w->send.moved + w->recv.moved));
 		fprintf(f, "<td>%s</td><td>%s</td><td>", lat, data);
 		html_esc(f, w->status != NET_DONE ? w->reason : w->send.status != NET_DONE ?
-		    w->send.reason : w->recv.reason);
+		    w->send.reason : w->recv.status != NET_DONE ? w->recv.reason :
+		    w->send.note[0] ? w->send.note : w->recv.note);
 		fputs("</td></tr>\n", f);
 	}
 	net_fmt_bytes(total, sizeof(total), (double)r->moved);

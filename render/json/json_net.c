@@ -41,6 +41,8 @@ static cJSON *dir_obj(const struct net_dir *d)
 	else
 		cJSON_AddNullToObject(o, "port");
 	json_add_str(o, "reason", d->reason);
+	json_add_str(o, "note", d->note);
+	cJSON_AddBoolToObject(o, "implausible", d->implausible);
 	return o;
 }
 

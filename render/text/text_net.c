@@ -1,7 +1,8 @@
 /*
  * text_net.c — the net section: yabs's iperf3 table (provider, location,
  * send, receive, latency), one table per family, one row per server; a
- * row that was not measured says why underneath.
+ * row that was not measured says why underneath, a figure kept with a note
+ * (the server's duration not used; "!" implausible, not graded) too.
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,9 +12,12 @@
 
 static void cell(char *buf, size_t n, const struct net_dir *d)
 {
-	if (d->status == NET_DONE)
+	if (d->status == NET_DONE) {
 		net_fmt_bps(buf, n, d->bps.v);
-	else
+		/* "!": a rate no interface or count here allows; the line below says why */
+		if (d->implausible && strlen(buf) + 2 < n)
+			strcat(buf, " !");
+	} else
 		snprintf(buf, n, "%s", net_status_name(d->status));
 }
 
@@ -36,6 +40,13 @@ static void ms_str(char *buf, struct mdbl v)
 		snprintf(buf, 24, "%.1f ms", v.v);
 	else
 		snprintf(buf, 24, "n/a");
+}
+
+/* A figure kept with a remark (the server's duration not used, implausible: never graded). */
+static void note_line(FILE *f, const char *dir, const struct net_dir *d)
+{
+	if (d->status == NET_DONE && d->note[0])
+		fprintf(f, "   %s%s: %s\n", dir, d->implausible ? " (!)" : "", d->note);
 }
 
 /* The disk passes' drop flag on a direction's per-second timeline. */
@@ -82,6 +93,8 @@ void text_net(FILE *f, const struct bench_report *rep, const struct render_style
 			net_fmt_bytes(data, sizeof(data), (double)(row->send.moved + row->recv.moved));
 			fprintf(f, " %-15.15s | %-26.26s | %-15s | %-15s | %-10s | %s\n", row->srv.name,
 				row->srv.location[0] ? row->srv.location : row->srv.host, s, v, lat, data);
+			note_line(f, "send", &row->send);
+			note_line(f, "receive", &row->recv);
 			drop_line(f, "send", &row->send);
 			drop_line(f, "receive", &row->recv);
 			if (row->status != NET_DONE)

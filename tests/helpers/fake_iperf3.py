@@ -22,6 +22,8 @@ repeats). Written from the wire-protocol facts in
   bigjson  after the client's results: a length prefix of 10 MB, then nothing
   dur1e-9  a whole test, honest bytes, every stream's end_time 1e-9 s (a lying duration)
   dur80000 a whole test, honest bytes, every stream's end_time 80000 s
+  dur0.55  a whole test, honest bytes, end_time 0.55 x this server's own seconds
+           (inside the accepted window, but faster than the client sent)
   closemid 1 s into the run: the data streams and the control connection closed
   badbyte  after the parameters: the state byte 99 (no such state)
 
@@ -184,7 +186,8 @@ class Test:
                          "bytes": U64_MAX if sc == "bytes64" else self.counts[i],
                          "retransmits": rtx, "jitter": 0, "errors": 0, "packets": 0,
                          "start_time": 0,
-                         "end_time": {"dur1e-9": 1e-9, "dur80000": 80000.0}.get(sc, secs)}
+                         "end_time": {"dur1e-9": 1e-9, "dur80000": 80000.0,
+                                      "dur0.55": 0.55 * secs}.get(sc, secs)}
                         for i in range(n)],
         }
         send_json(ctl, res)

@@ -1,0 +1,133 @@
+#!/bin/bash
+# smoke_net_lies.sh — figures checked before they are used (issue #42): the
+# iperf3 client against a fake server (tests/helpers/fake_iperf3.py, on
+# 127.0.0.1) that lies about its duration (end_time 1e-9 s, 80000 s: this
+# side's seconds are used and the note says so; the figure is the server's
+# own count over this side's seconds), that claims a duration inside the
+# window but faster than this host sent (0.55x: implausible, shown with its
+# flag, never graded), and that fails every test (yabs format: "busy ", as
+# yabs.sh writes it). Loopback only; no root; ~10 s.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+VPSBENCH=${VPSBENCH:-./build/san/vpsbench}
+command -v python3 >/dev/null || { t_skip net_lies "python3 missing"; t_summary smoke_net_lies; exit 0; }
+T=$(t_tmpdir)
+PIDS=''
+cleanup() {
+	local p
+	for p in $PIDS; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+	[ -n "$KEEP" ] && echo "kept $T" >&2 || rm -rf "$T"
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+# fake NAME SCRIPTS: a server for this case; its port in $T/NAME.port, its log $T/NAME.log
+fake() {
+	local port
+	port=$(free_port)
+	python3 tests/helpers/fake_iperf3.py 127.0.0.1 "$port" "$2" "$T/$1.log" 2>"$T/$1.srv.err" &
+	PIDS="$PIDS $!"
+	echo "$port" > "$T/$1.port"
+}
+wait_fake() {
+	local port
+	port=$(cat "$T/$1.port")
+	for _ in $(seq 100); do
+		ss -Hltn "sport = :$port" | grep -q . && break
+		sleep 0.1
+	done
+}
+# run NAME FORMAT: text (or yabs) on stdout in $T/NAME.out, the JSON report in $T/NAME.json
+run() {
+	wait_fake "$1"
+	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} $VPSBENCH --only net --net --net-time 1 --quiet \
+		--format "$2" --output "$T/$1.json" \
+		--net-server "127.0.0.1:$(cat "$T/$1.port"),Fake,lo" > "$T/$1.out" 2>"$T/$1.err"
+	echo $? > "$T/$1.rc"
+}
+# sane NAME: exit 0 or 2, no sanitizer report
+sane() {
+	local rc
+	rc=$(cat "$T/$1.rc")
+	if grep -q 'AddressSanitizer\|runtime error\|LeakSanitizer' "$T/$1.err"; then
+		t_fail "$1: sanitizer report" "$(head -5 "$T/$1.err")"
+	elif [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ]; then
+		t_fail "$1: exit $rc" "$(tail -3 "$T/$1.err")"
+	else
+		t_ok "$1: exit $rc, no sanitizer report"
+	fi
+}
+
+fake dur9 dur1e-9
+fake dur8 dur80000
+fake short dur0.55
+fake fail err1
+run dur9 text & a=$!
+run dur8 text & b=$!
+run short prom & c=$!
+run fail yabs & d=$!
+wait $a $b $c $d
+
+# 1, 2. a lying duration: both directions keep a figure, each side's count over
+# this side's seconds, the note says the server's was not used; the metric
+# (net_*_mbit_s, what grades and --require read) is that figure
+for c in dur9 dur8; do
+	sane $c
+	said=$([ $c = dur9 ] && echo '1e-09' || echo '8e+04')
+	t_json "$T/$c.json" '(s := j["net"]["servers"][0]) and True' \
+		'(L := [json.loads(x) for x in open(sys.argv[1].replace(".json", ".log"))]) and len(L) == 2' \
+		'L[0]["end"] == "done" and L[1]["end"] == "done"' \
+		's["send"]["status"] == "ok" and s["recv"]["status"] == "ok" and not s["send"]["implausible"] and not s["recv"]["implausible"]' \
+		's["send"]["bytes"] == sum(L[0]["bytes"]) and s["send"]["seconds"] == s["send"]["sender_seconds"]' \
+		'0.95 < s["send"]["sender_seconds"] < 1.5' \
+		'abs(s["send"]["bits_per_second"] - sum(L[0]["bytes"]) * 8 / s["send"]["sender_seconds"]) < 1e-3' \
+		's["recv"]["sender_bytes"] == sum(L[1]["bytes"]) and s["recv"]["sender_seconds"] == s["recv"]["seconds"]' \
+		'abs(s["recv"]["sender_bits_per_second"] - sum(L[1]["bytes"]) * 8 / s["recv"]["seconds"]) < 1e-3' \
+		'abs(s["recv"]["bits_per_second"] - s["recv"]["bytes"] * 8 / s["recv"]["seconds"]) < 1e-3' \
+		"all(s[k]['note'].startswith(\"the server's duration $said s is not near this side's \") and s[k]['note'].endswith(\" s: this side's used\") for k in ('send', 'recv'))" \
+		'(m := j["metrics_detail"]["net_send_mbit_s"])["measured"] and abs(m["value"] - s["send"]["mbit_s"]) < 1e-6' \
+		'(r := j["metrics_detail"]["net_recv_mbit_s"])["measured"] and abs(r["value"] - s["recv"]["mbit_s"]) < 1e-6' \
+		'm["value"] < 1e6 and "implausible" not in m["why"] + r["why"]' \
+		'j["modules"]["net"]["status"] == "ok"' &&
+		t_ok "$c: the server's duration ($said s) not used; figures = its counts over this side's seconds, noted, the metric sane" ||
+		t_fail "$c figures"
+	# text: the figures in a unit with at most 3 digits, the note under the row
+	if grep -Eq '^ Fake +\| lo +\| [0-9]{1,3}(\.[0-9]+)? [KMG]bits/sec +\| [0-9]{1,3}(\.[0-9]+)? [KMG]bits/sec ' "$T/$c.out" &&
+		grep -q "^   send: the server's duration $said s is not near this side's" "$T/$c.out" &&
+		grep -q "^   receive: the server's duration $said s is not near" "$T/$c.out" &&
+		! grep -q 'Tbits\|e+[0-9]* bits' "$T/$c.out"; then
+		t_ok "$c: text in sane units, the note under the row"
+	else
+		t_fail "$c text" "$(grep -A3 '^ Fake' "$T/$c.out" | head -4)"
+	fi
+done
+
+# 3. a duration inside the window but faster than this host sent: kept, flagged, not graded
+sane short
+t_json "$T/short.json" '(s := j["net"]["servers"][0]) and True' \
+	'(L := [json.loads(x) for x in open(sys.argv[1].replace(".json", ".log"))]) and len(L) == 2' \
+	's["send"]["status"] == "ok" and s["send"]["implausible"] is True and s["recv"]["implausible"] is False' \
+	'abs(s["send"]["seconds"] - 0.55 * L[0]["seconds"]) < 1e-6 and s["send"]["bytes"] == sum(L[0]["bytes"])' \
+	's["send"]["bits_per_second"] > 1.25 * s["send"]["sender_bits_per_second"]' \
+	'"implausible, not graded" in s["send"]["note"]' \
+	'(m := j["metrics_detail"]["net_send_mbit_s"])["measured"] is False and m["graded"] is False and "implausible" in m["why"]' \
+	'j["metrics_detail"]["net_recv_mbit_s"]["measured"] is True' \
+	'not any(g["metric"] == "net_send_mbit_s" for g in j["grades"])' &&
+	t_ok "short: a rate above 1.25x this side's own is flagged implausible, kept, not graded (why said)" ||
+	t_fail "implausible figure"
+grep -Eq '^vpsbench_net_implausible\{.*direction="send".*\} 1$' "$T/short.out" &&
+	grep -Eq '^vpsbench_net_implausible\{.*direction="recv".*\} 0$' "$T/short.out" &&
+	t_ok "prom: vpsbench_net_implausible 1 for send, 0 for recv" || t_fail "prom implausible" "$(grep implausible "$T/short.out")"
+
+# 4. every test failed: yabs's "busy " (value "busy", empty unit) in both directions
+sane fail
+t_json "$T/fail.out" '(y := j["iperf"][0]) and True' \
+	'y["send"] == "busy " and y["recv"] == "busy "' \
+	'isinstance(y["latency"], str) and (y["latency"] == "--" or y["latency"].endswith(" ms"))' \
+	'set(y) == {"mode", "provider", "loc", "send", "recv", "latency"}' &&
+	t_ok "yabs: a failed direction is \"busy \" as yabs.sh writes it, never null" || t_fail "yabs busy"
+t_json "$T/fail.json" 'j["modules"]["net"]["status"] == "failed" and "of 2 iperf3 directions busy" in j["modules"]["net"]["reason"]' &&
+	t_ok "outcome counted in directions" || t_fail "outcome in directions" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["modules"]["net"])' "$T/fail.json")"
+t_schema "lying-server reports validate against the schema" "$T"/dur9.json "$T"/dur8.json "$T"/short.json "$T"/fail.json
+t_summary smoke_net_lies
