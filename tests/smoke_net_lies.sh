@@ -62,12 +62,14 @@ sane() {
 fake dur9 dur1e-9
 fake dur8 dur80000
 fake short dur0.55
+fake short2 dur0.55
 fake fail err1
 run dur9 text & a=$!
 run dur8 text & b=$!
 run short prom & c=$!
+run short2 text & e=$!
 run fail yabs & d=$!
-wait $a $b $c $d
+wait $a $b $c $d $e
 
 # 1, 2. a lying duration: both directions keep a figure, each side's count over
 # this side's seconds, the note says the server's was not used; the metric
@@ -119,6 +121,12 @@ t_json "$T/short.json" '(s := j["net"]["servers"][0]) and True' \
 grep -Eq '^vpsbench_net_implausible\{.*direction="send".*\} 1$' "$T/short.out" &&
 	grep -Eq '^vpsbench_net_implausible\{.*direction="recv".*\} 0$' "$T/short.out" &&
 	t_ok "prom: vpsbench_net_implausible 1 for send, 0 for recv" || t_fail "prom implausible" "$(grep implausible "$T/short.out")"
+sane short2
+grep -Eq '^ Fake +\| lo +\| [0-9.]+ [KMG]bits/sec! +\| [0-9.]+ [KMG]bits/sec +\|' "$T/short2.out" &&
+	grep -q "^   send (!): .* is above 1.25x this side's own .*: implausible, not graded" "$T/short2.out" &&
+	grep -Eq '^ net_send_mbit_s +not graded +every server.s send figure was implausible' "$T/short2.out" &&
+	t_ok "text: the implausible figure with its \"!\", the reason under the row, not graded" ||
+	t_fail "text implausible" "$(grep -A3 '^ Fake' "$T/short2.out" | head -4)"
 
 # 4. every test failed: yabs's "busy " (value "busy", empty unit) in both directions
 sane fail
@@ -129,5 +137,5 @@ t_json "$T/fail.out" '(y := j["iperf"][0]) and True' \
 	t_ok "yabs: a failed direction is \"busy \" as yabs.sh writes it, never null" || t_fail "yabs busy"
 t_json "$T/fail.json" 'j["modules"]["net"]["status"] == "failed" and "of 2 iperf3 directions busy" in j["modules"]["net"]["reason"]' &&
 	t_ok "outcome counted in directions" || t_fail "outcome in directions" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["modules"]["net"])' "$T/fail.json")"
-t_schema "lying-server reports validate against the schema" "$T"/dur9.json "$T"/dur8.json "$T"/short.json "$T"/fail.json
+t_schema "lying-server reports validate against the schema" "$T"/dur9.json "$T"/dur8.json "$T"/short.json "$T"/short2.json "$T"/fail.json
 t_summary smoke_net_lies

@@ -102,7 +102,7 @@ static void check_plausible(struct client *c, double own_bps)
 		return;
 	d->implausible = true;
 	if (own_bps > 0 && d->bps.v > NET_PATH_SLACK * own_bps)
-		snprintf(p, left, "%s%.3g bit/s is above %.2gx this side's own %.3g bit/s: implausible, "
+		snprintf(p, left, "%s%.3g bit/s is above %.3gx this side's own %.3g bit/s: implausible, "
 			 "not graded", used ? "; " : "", d->bps.v, NET_PATH_SLACK, own_bps);
 	else
 		snprintf(p, left, "%s%.3g bit/s is above %s's %.0f Mbit/s: implausible, not graded",

@@ -15,8 +15,8 @@ static void cell(char *buf, size_t n, const struct net_dir *d)
 	if (d->status == NET_DONE) {
 		net_fmt_bps(buf, n, d->bps.v);
 		/* "!": a rate no interface or count here allows; the line below says why */
-		if (d->implausible && strlen(buf) + 2 < n)
-			strcat(buf, " !");
+		if (d->implausible && strlen(buf) + 1 < n)
+			strcat(buf, "!");
 	} else
 		snprintf(buf, n, "%s", net_status_name(d->status));
 }
