@@ -49,23 +49,32 @@ static bool same_addr(const struct sockaddr *a, const struct sockaddr_storage *b
 
 /*
  * The speed of the interface that holds the control connection's local
- * address, in bits/s; 0 when unknown: loopback, no speed, or a virtual
+ * address, in bits/s; 0 when unknown: loopback, a server on this host (its
+ * traffic never leaves through the interface), no speed, or a virtual
  * interface (no device link: veth, bridge, tun), whose speed is nominal.
  */
 static double if_speed_bps(int fd, char *name, size_t n)
 {
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	struct ifaddrs *ifs, *i;
+	struct sockaddr_storage ss, ps;
+	socklen_t sl = sizeof(ss), pl = sizeof(ps);
+	struct ifaddrs *ifs, *i, *mine = NULL;
 	double bps = 0;
 
 	name[0] = '\0';
-	if (getsockname(fd, (struct sockaddr *)&ss, &sl) < 0 || getifaddrs(&ifs) < 0)
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) < 0 ||
+	    getpeername(fd, (struct sockaddr *)&ps, &pl) < 0 || getifaddrs(&ifs) < 0)
 		return 0;
-	for (i = ifs; i; i = i->ifa_next)
-		if (i->ifa_addr && !(i->ifa_flags & IFF_LOOPBACK) && same_addr(i->ifa_addr, &ss))
+	for (i = ifs; i; i = i->ifa_next) {
+		if (!i->ifa_addr)
+			continue;
+		if (same_addr(i->ifa_addr, &ps)) { /* the peer is this host */
+			mine = NULL;
 			break;
-	if (i && strlen(i->ifa_name) < IF_NAMESIZE) {
+		}
+		if (!mine && !(i->ifa_flags & IFF_LOOPBACK) && same_addr(i->ifa_addr, &ss))
+			mine = i;
+	}
+	if ((i = mine) && strlen(i->ifa_name) < IF_NAMESIZE) {
 		char path[64];
 		long mbit = -1;
 		FILE *f;
