@@ -5,8 +5,10 @@
 # side's seconds are used and the note says so; the figure is the server's
 # own count over this side's seconds), that claims a duration inside the
 # window but faster than this host sent (0.55x: implausible, shown with its
-# flag, never graded), and that fails every test (yabs format: "busy ", as
-# yabs.sh writes it). Loopback only; no root; ~10 s.
+# flag, never graded), that fails every test or one direction (yabs format:
+# "busy ", as yabs.sh writes it; the outcome counted in directions), with an
+# HTTP download beside (the data estimate names it). Loopback only; no root;
+# ~15 s.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 VPSBENCH=${VPSBENCH:-./build/san/vpsbench}
@@ -38,13 +40,16 @@ wait_fake() {
 		sleep 0.1
 	done
 }
-# run NAME FORMAT: text (or yabs) on stdout in $T/NAME.out, the JSON report in $T/NAME.json
+# run NAME FORMAT [ARGS]: FORMAT on stdout in $T/NAME.out, the JSON report in
+# $T/NAME.json, the HTML in $T/NAME.html
 run() {
-	wait_fake "$1"
-	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} $VPSBENCH --only net --net --net-time 1 --quiet \
-		--format "$2" --output "$T/$1.json" \
-		--net-server "127.0.0.1:$(cat "$T/$1.port"),Fake,lo" > "$T/$1.out" 2>"$T/$1.err"
-	echo $? > "$T/$1.rc"
+	local name=$1 fmt=$2
+	shift 2
+	wait_fake "$name"
+	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} $VPSBENCH --only net --net --net-time 1 \
+		--format "$fmt" --output "$T/$name.json" --html "$T/$name.html" "${@:---quiet}" \
+		--net-server "127.0.0.1:$(cat "$T/$name.port"),Fake,lo" > "$T/$name.out" 2>"$T/$name.err"
+	echo $? > "$T/$name.rc"
 }
 # sane NAME: exit 0 or 2, no sanitizer report
 sane() {
@@ -63,13 +68,24 @@ fake dur9 dur1e-9
 fake dur8 dur80000
 fake short dur0.55
 fake short2 dur0.55
+fake short3 dur0.55
 fake fail err1
+fake half ok,err1
+# a local HTTP file for the half case's download (the data estimate names it)
+mkdir "$T/www" && head -c 100000 /dev/zero > "$T/www/f.bin"
+hport=$(free_port)
+python3 -m http.server --bind 127.0.0.1 --directory "$T/www" "$hport" >/dev/null 2>&1 &
+PIDS="$PIDS $!"
+for _ in $(seq 100); do ss -Hltn "sport = :$hport" | grep -q . && break; sleep 0.1; done
 run dur9 text & a=$!
 run dur8 text & b=$!
 run short prom & c=$!
 run short2 text & e=$!
 run fail yabs & d=$!
 wait $a $b $c $d $e
+run short3 yabs & a=$!
+run half yabs --net-url "http://127.0.0.1:$hport/f.bin" & b=$!
+wait $a $b
 
 # 1, 2. a lying duration: both directions keep a figure, each side's count over
 # this side's seconds, the note says the server's was not used; the metric
@@ -137,5 +153,25 @@ t_json "$T/fail.out" '(y := j["iperf"][0]) and True' \
 	t_ok "yabs: a failed direction is \"busy \" as yabs.sh writes it, never null" || t_fail "yabs busy"
 t_json "$T/fail.json" 'j["modules"]["net"]["status"] == "failed" and "of 2 iperf3 directions busy" in j["modules"]["net"]["reason"]' &&
 	t_ok "outcome counted in directions" || t_fail "outcome in directions" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["modules"]["net"])' "$T/fail.json")"
-t_schema "lying-server reports validate against the schema" "$T"/dur9.json "$T"/dur8.json "$T"/short.json "$T"/short2.json "$T"/fail.json
+grep -q '(implausible, not graded)' "$T/short2.html" && t_ok "HTML: the implausible figure says so" ||
+	t_fail "HTML implausible"
+sane short3
+t_json "$T/short3.out" '(y := j["iperf"][0]) and True' \
+	'y["send"].endswith("bits/sec") and y["send_implausible"] is True and "recv_implausible" not in y' &&
+	t_ok "yabs: an implausible figure kept, with send_implausible" || t_fail "yabs implausible" "$(head -c 400 "$T/short3.out")"
+
+# 5. one direction measured, the other failed every try; an HTTP download beside
+sane half
+t_json "$T/half.out" '(y := j["iperf"][0]) and True' \
+	'y["send"].endswith("bits/sec") and y["send"] != "busy " and y["recv"] == "busy "' &&
+	t_ok "yabs: the measured direction's figure, the failed one \"busy \"" || t_fail "yabs half" "$(head -c 400 "$T/half.out")"
+t_json "$T/half.json" '(n := j["modules"]["net"])["status"] == "ok"' \
+	'n["reason"] == "1 of 2 directions not measured"' \
+	'j["net"]["http"][0]["status"] == "ok"' &&
+	t_ok "outcome: 1 of 2 directions not measured (counted per direction, the download measured)" ||
+	t_fail "outcome per direction" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["modules"]["net"])' "$T/half.json")"
+grep -q "net: iperf3 with 1 server (per family) x 2 directions x 1 s = 2 s at full speed, 8 streams; 1 HTTP download x up to 1 s, 4 connections each (at 1 Gbit/s, an assumed port speed, about 375 MB)" "$T/half.err" &&
+	t_ok "data estimate before the run: the iperf3 tests and the HTTP download, at an assumed 1 Gbit/s" ||
+	t_fail "data estimate" "$(grep 'net: ' "$T/half.err" | head -2)"
+t_schema "lying-server reports validate against the schema" "$T"/dur9.json "$T"/dur8.json "$T"/short.json "$T"/short2.json "$T"/short3.json "$T"/fail.json "$T"/half.json
 t_summary smoke_net_lies
