@@ -79,11 +79,11 @@ PIDS="$PIDS $!"
 for _ in $(seq 100); do ss -Hltn "sport = :$hport" | grep -q . && break; sleep 0.1; done
 run dur9 text & a=$!
 run dur8 text & b=$!
-run short prom & c=$!
-run short2 text & e=$!
+run short prom --quiet --net-streams 1 & c=$!
+run short2 text --quiet --net-streams 1 & e=$!
 run fail yabs & d=$!
 wait $a $b $c $d $e
-run short3 yabs & a=$!
+run short3 yabs --quiet --net-streams 1 & a=$!
 run half yabs --net-url "http://127.0.0.1:$hport/f.bin" & b=$!
 wait $a $b
 
@@ -122,6 +122,8 @@ for c in dur9 dur8; do
 done
 
 # 3. a duration inside the window but faster than this host sent: kept, flagged, not graded
+# (one stream: what sits in socket buffers at the end, sent but not counted by
+# the server, stays small beside the bytes moved even on a loaded machine)
 sane short
 t_json "$T/short.json" '(s := j["net"]["servers"][0]) and True' \
 	'(L := [json.loads(x) for x in open(sys.argv[1].replace(".json", ".log"))]) and len(L) == 2' \
