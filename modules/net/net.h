@@ -168,4 +168,7 @@ bool net_region_match(const struct net_server *s, const char *region);
 
 const char *net_status_name(enum net_status st);
 
+/* "IPv6 unreachable from this host (the connect errors)": an unreachable family's directions' reason. */
+void net_family_reason(int family, const struct net_family *f, char *buf, size_t n);
+
 #endif
