@@ -16,7 +16,7 @@
 
 #define NET_MAX_ROWS       48   /* servers x families */
 #define NET_STREAMS_MAX    128
-#define NET_BUSY_TRIES     3    /* yabs: three tries (busy, timeout, 0 received) */
+#define NET_BUSY_TRIES     3    /* tries a direction, as yabs (net_dir_run.c: which ends are retried) */
 #define NET_TL_MAX         120  /* seconds kept in a direction's timeline */
 #define NET_QUICK_SERVERS  3    /* --net-quick: yabs -r's three */
 #define NET_DEFAULT_STREAMS 8
@@ -167,5 +167,8 @@ void net_server_region(const struct net_server *s, char *buf, size_t n);
 bool net_region_match(const struct net_server *s, const char *region);
 
 const char *net_status_name(enum net_status st);
+
+/* "IPv6 unreachable from this host (the connect errors)": an unreachable family's directions' reason. */
+void net_family_reason(int family, const struct net_family *f, char *buf, size_t n);
 
 #endif

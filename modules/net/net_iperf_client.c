@@ -68,11 +68,15 @@ enum net_try iperf_io_fail(struct client *c, enum io_rc rc, const struct io *io,
 	case IO_STOP:
 		return iperf_fail(d, NET_TRY_STOPPED, NET_SKIPPED, "interrupted");
 	case IO_ERR:
-		if (io->err == ECONNREFUSED || io->err == EHOSTUNREACH || io->err == ENETUNREACH)
+		if (io->err == ECONNREFUSED)
 			return iperf_fail(d, NET_TRY_REFUSED, NET_FAILED, "%s: %s", what, strerror(io->err));
+		/* no route, blackhole (EINVAL) and prohibit (EACCES) routes: the family's reach */
+		if (io->err == EHOSTUNREACH || io->err == ENETUNREACH || io->err == EINVAL ||
+		    io->err == EACCES)
+			return iperf_fail(d, NET_TRY_NO_ROUTE, NET_FAILED, "%s: %s", what, strerror(io->err));
 		return iperf_fail(d, NET_TRY_FAILED, NET_FAILED, "%s: %s", what, strerror(io->err));
 	case IO_TOO_BIG:
-		return iperf_fail(d, NET_TRY_FAILED, NET_FAILED, "server sent a JSON length of %u bytes %s "
+		return iperf_fail(d, NET_TRY_LIE, NET_FAILED, "server sent a JSON length of %u bytes %s "
 			    "(0 or over the %u-byte limit)", io->len, what, IPERF_JSON_MAX);
 	}
 	return NET_TRY_FAILED;
@@ -201,6 +205,8 @@ static enum net_try connect_to(struct client *c, int *fd, const char *what)
 	socklen_t sl;
 	struct io io;
 	enum io_rc rc;
+	bool ctl = fd == &c->ctl;
+	double lim = ctl && c->t->connect_s > 0 ? c->t->connect_s : CONNECT_S;
 
 	memset(&ss, 0, sizeof(ss));
 	if (c->t->family == 6) {
@@ -220,9 +226,15 @@ static enum net_try connect_to(struct client *c, int *fd, const char *what)
 		if (inet_pton(AF_INET, c->t->addr, &a->sin_addr) != 1)
 			goto bad;
 	}
-	phase(c, &io, CONNECT_S);
+	phase(c, &io, lim);
 	*fd = iperf_connect((struct sockaddr *)&ss, sl, &io, &rc);
-	return *fd >= 0 ? NET_TRY_OK : iperf_io_fail(c, rc, &io, CONNECT_S, what);
+	if (*fd >= 0)
+		return NET_TRY_OK;
+	/* no answer to the first connect: the server, or the whole family, may be out of reach */
+	if (ctl && rc == IO_TIMEOUT && io.deadline < c->t->end_by)
+		return iperf_fail(c->d, NET_TRY_CONN_TIMEOUT, NET_TIMEOUT,
+				  "connect: no answer within %.0f s", lim);
+	return iperf_io_fail(c, rc, &io, lim, what);
 bad:
 	return iperf_fail(c->d, NET_TRY_FAILED, NET_FAILED, "not a numeric IPv%d address: %s",
 		    c->t->family, c->t->addr);
@@ -305,7 +317,7 @@ static enum net_try finish(struct client *c, double secs, const int64_t *rtx)
 		goto out;
 	}
 	if (iperf_parse_results(json, c->n, pr, why, sizeof(why)) < 0) {
-		r = iperf_fail(c->d, NET_TRY_FAILED, NET_FAILED, "%s", why);
+		r = iperf_fail(c->d, NET_TRY_LIE, NET_FAILED, "%s", why);
 		goto out;
 	}
 	if ((r = wait_state(c, IPERF_DISPLAY_RESULTS, STATE_S, "after the results")))

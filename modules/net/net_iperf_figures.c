@@ -143,7 +143,7 @@ enum net_try iperf_figures(struct client *c, const struct iperf_peer_results *pr
 		psecs = secs;
 	if (!c->t->reverse) {
 		if (peer > local)
-			return iperf_fail(d, NET_TRY_FAILED, NET_FAILED, "server reports %llu bytes received, "
+			return iperf_fail(d, NET_TRY_LIE, NET_FAILED, "server reports %llu bytes received, "
 				    "more than the %llu sent", (unsigned long long)peer,
 				    (unsigned long long)local);
 		d->sender_bytes = mu64_of(local);
@@ -159,7 +159,7 @@ enum net_try iperf_figures(struct client *c, const struct iperf_peer_results *pr
 		}
 	} else {
 		if (local > peer)
-			return iperf_fail(d, NET_TRY_FAILED, NET_FAILED, "server reports %llu bytes sent, "
+			return iperf_fail(d, NET_TRY_LIE, NET_FAILED, "server reports %llu bytes sent, "
 				    "fewer than the %llu received", (unsigned long long)peer,
 				    (unsigned long long)local);
 		d->sender_bytes = mu64_of(peer);

@@ -111,14 +111,17 @@ static inline int iperf_stream_id(unsigned i)
 
 /* --- net_iperf_client.c: one test --- */
 
-/* How a try ended, for the retry policy (net.c). */
+/* How a try ended, for the retry policy (net_dir_run.c). */
 enum net_try {
 	NET_TRY_OK = 0,
 	NET_TRY_BUSY,      /* ACCESS_DENIED: retried */
-	NET_TRY_TIMEOUT,   /* a wait ran out: retried */
+	NET_TRY_TIMEOUT,   /* a wait after the connect ran out: retried */
 	NET_TRY_ZERO,      /* 0 bytes received: retried */
-	NET_TRY_REFUSED,   /* refused or unreachable: never retried */
-	NET_TRY_FAILED,    /* the server's error, a protocol breach, a lie: not retried */
+	NET_TRY_REFUSED,   /* ECONNREFUSED: the next port of the range */
+	NET_TRY_NO_ROUTE,  /* connect: ENETUNREACH, EHOSTUNREACH, EINVAL (blackhole), EACCES (prohibit) */
+	NET_TRY_CONN_TIMEOUT, /* the control connection's connect had no answer: retried */
+	NET_TRY_FAILED,    /* an unexpected close, a server error or state byte, ...: retried */
+	NET_TRY_LIE,       /* a count or length the server could not have: not retried */
 	NET_TRY_MAX_TIME,  /* --net-max-time cut it */
 	NET_TRY_STOPPED,   /* interrupted */
 };
@@ -131,6 +134,7 @@ struct net_test {
 	unsigned streams;
 	unsigned duration_s;
 	double end_by;            /* absolute monotonic time: --net-max-time's end */
+	double connect_s;         /* the control connection's connect deadline; 0: the default */
 	volatile sig_atomic_t *stop;
 };
 
@@ -196,8 +200,19 @@ struct net_resolved {
 void net_resolve(const struct net_server *s, struct net_resolved *r);
 
 struct bench_ctx;
-/* One direction of one row: its tries and the retries between them (net_dir_run.c). */
-void net_run_dir(const struct bench_ctx *ctx, struct net_result *res, struct net_row *row,
+/*
+ * A try's own waits beyond its run: ~11 round trips of set-up (control
+ * connect, cookie, parameters, 8 stream connects one after another,
+ * TEST_START) and ~4 after it (TEST_END, both results, IPERF_DONE and the
+ * close): 15 round trips of 200 ms, a far server's.
+ */
+#define NET_TRY_SLACK_S 3.0
+/*
+ * One direction of one row: its tries, the retries between them and what
+ * they say of the family's reach (net_dir_run.c). True when the last try
+ * got past its control connect (a breather is then due to the server).
+ */
+bool net_run_dir(const struct bench_ctx *ctx, struct net_result *res, struct net_row *row,
 		 bool reverse, double module_end);
 /* Sleeps sec, never past end_by; false (at once) when the run is stopped. */
 bool net_nap(const struct bench_ctx *ctx, double sec, double end_by);

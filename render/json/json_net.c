@@ -43,6 +43,34 @@ static cJSON *dir_obj(const struct net_dir *d)
 	json_add_str(o, "reason", d->reason);
 	json_add_str(o, "note", d->note);
 	cJSON_AddBoolToObject(o, "implausible", d->implausible);
+	tl = cJSON_AddArrayToObject(o, "try_log");
+	for (unsigned i = 0; tl && i < d->ntry_log; i++) {
+		cJSON *t = cJSON_CreateObject();
+
+		if (!t)
+			break;
+		cJSON_AddNumberToObject(t, "port", d->try_log[i].port);
+		cJSON_AddNumberToObject(t, "seconds", d->try_log[i].seconds);
+		json_add_str(t, "end", d->try_log[i].reason);
+		cJSON_AddItemToArray(tl, t);
+	}
+	return o;
+}
+
+/* Each family's reach as the first connects found it: true, false (with the errors) or null. */
+static cJSON *families(const struct net_result *r)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	for (int k = 0; o && k < 2; k++) {
+		cJSON *f = cJSON_CreateObject();
+
+		if (!f)
+			break;
+		json_add_mbool(f, "reachable", r->fam[k].reachable);
+		json_add_str(f, "reason", r->fam[k].reason);
+		cJSON_AddItemToObject(o, k ? "ipv6" : "ipv4", f);
+	}
 	return o;
 }
 
@@ -64,6 +92,7 @@ cJSON *json_net(const struct bench_report *rep)
 	json_add_str(o, "region", r->region);
 	cJSON_AddNumberToObject(o, "planned_tests", r->planned_tests);
 	cJSON_AddNumberToObject(o, "bytes_moved", (double)r->moved);
+	cJSON_AddItemToObject(o, "families", families(r));
 	arr = cJSON_AddArrayToObject(o, "servers");
 	for (unsigned i = 0; arr && i < r->nrows; i++) {
 		const struct net_row *row = &r->rows[i];

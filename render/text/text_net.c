@@ -62,7 +62,9 @@ void text_net(FILE *f, const struct bench_report *rep, const struct render_style
 	const struct net_result *r = &rep->net;
 
 	for (int fam = 4; fam <= 6; fam += 2) {
-		char title[96];
+		const struct net_family *fr = &r->fam[fam == 6];
+		char title[96], unreach[192] = "";
+		unsigned untried = 0;
 		bool any = false;
 
 		for (unsigned i = 0; i < r->nrows; i++)
@@ -72,6 +74,8 @@ void text_net(FILE *f, const struct bench_report *rep, const struct render_style
 		snprintf(title, sizeof(title), "iperf3 Network Speed Tests (IPv%d, %u streams, %.0f s)",
 			 fam, r->streams, r->duration_s);
 		text_heading(f, st, title);
+		if (fr->reachable == MB_FALSE)
+			net_family_reason(fam, fr, unreach, sizeof(unreach));
 		fprintf(f, " %-15s | %-26s | %-15s | %-15s | %-10s | %s\n", "Provider",
 			"Location (Link)", "Send Speed", "Recv Speed", "Latency", "Data");
 		fprintf(f, " %-15s | %-26s | %-15s | %-15s | %-10s | %s\n", "-----", "-----", "----",
@@ -97,13 +101,18 @@ void text_net(FILE *f, const struct bench_report *rep, const struct render_style
 			note_line(f, "receive", &row->recv);
 			drop_line(f, "send", &row->send);
 			drop_line(f, "receive", &row->recv);
-			if (row->status != NET_DONE)
+			/* the family's verdict once, under its table, not on every row */
+			if (unreach[0] && !strcmp(row->reason, unreach))
+				untried++;
+			else if (row->status != NET_DONE)
 				fprintf(f, "   %s: %s\n", net_status_name(row->status), row->reason);
 			else if (row->send.status != NET_DONE || row->recv.status != NET_DONE)
 				fprintf(f, "   %s: %s\n", row->send.status != NET_DONE ? "send" : "receive",
 					row->send.status != NET_DONE ? row->send.reason :
 					row->recv.reason);
 		}
+		if (unreach[0])
+			fprintf(f, " %s: %u server%s not tried\n", unreach, untried, untried == 1 ? "" : "s");
 	}
 	if (r->nrows) {
 		char data[24];
