@@ -26,7 +26,8 @@ repeats). Written from the wire-protocol facts in
   badbyte  after the parameters: the state byte 99 (no such state)
 
 LOG gets one JSON line per control connection: the script, the parameters,
-the bytes this server counted per stream, and how it ended.
+the bytes this server counted per stream, the client's state byte that
+ended the run ("state": 4 TEST_END, 12 CLIENT_TERMINATE) and how it ended.
 """
 import json
 import socket
@@ -37,7 +38,7 @@ import time
 
 TEST_START, TEST_RUNNING, TEST_END = 1, 2, 4
 PARAM_EXCHANGE, CREATE_STREAMS = 9, 10
-EXCHANGE_RESULTS, DISPLAY_RESULTS, IPERF_DONE = 13, 14, 16
+CLIENT_TERMINATE, EXCHANGE_RESULTS, DISPLAY_RESULTS, IPERF_DONE = 12, 13, 14, 16
 ACCESS_DENIED, SERVER_ERROR = -1, -2
 U64_MAX = 18446744073709551615
 
@@ -159,6 +160,9 @@ class Test:
         st = read_state(ctl)
         self.running = False
         secs = time.monotonic() - t0
+        self.entry["state"] = st  # the client's first state byte of the run (12: CLIENT_TERMINATE)
+        if st == CLIENT_TERMINATE:
+            return "client terminated"
         if st != TEST_END:
             return "unexpected state %d" % st
         for s in streams:
