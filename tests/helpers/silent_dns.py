@@ -3,15 +3,20 @@
 HOST:PORT that reads DNS queries and logs each one's name, for a lookup
 that must end on the client's own deadline.
 
-    silent_dns.py HOST PORT LOG
+    silent_dns.py HOST PORT LOG [LATE_S]
 
 LOG gets one line per query: the name asked for (from the question section).
-Run it only where nothing can leave the machine (a network namespace with
-only lo): it sends nothing at all.
+With LATE_S, a UDP query for a name whose first label starts with "late" is
+answered NXDOMAIN after LATE_S seconds (a lookup that ends after the client
+gave up on it), logged as "answered NAME UNIX_TIME". Run it only where
+nothing can leave the machine (a network namespace with only lo): it sends
+nothing but those late answers, to the asking socket.
 """
 import socket
+import struct
 import sys
 import threading
+import time
 
 
 def qname(pkt):
@@ -25,6 +30,22 @@ def qname(pkt):
     except IndexError:
         return "?"
     return ".".join(labels)
+
+
+def nxdomain(pkt):
+    """The NXDOMAIN answer to query pkt: its id, opcode and RD; its question only."""
+    i = 12
+    while pkt[i]:
+        i += 1 + pkt[i]
+    q = pkt[12:i + 5]
+    return pkt[:2] + bytes([0x80 | (pkt[2] & 0x79), 0x83]) + struct.pack("!HHHH", 1, 0, 0, 0) + q
+
+
+def answer_late(u, pkt, peer, delay, path):
+    time.sleep(delay)
+    u.sendto(nxdomain(pkt), peer)
+    with open(path, "a") as f:
+        f.write("answered %s %.3f\n" % (qname(pkt), time.time()))
 
 
 def log(path, pkt):
@@ -54,9 +75,12 @@ def main():
     t.listen(16)
     threading.Thread(target=tcp, args=(t, path), daemon=True).start()
     open(path, "a").close()
+    late = float(sys.argv[4]) if len(sys.argv) > 4 else None
     while True:
-        pkt, _ = u.recvfrom(4096)
+        pkt, peer = u.recvfrom(4096)
         log(path, pkt)
+        if late is not None and qname(pkt).startswith("late"):
+            threading.Thread(target=answer_late, args=(u, pkt, peer, late, path), daemon=True).start()
 
 
 if __name__ == "__main__":
