@@ -356,10 +356,10 @@ static void close_all(struct client *c, enum net_try how)
 	c->n = 0;
 	if (c->ctl >= 0) {
 		struct io io = { .deadline = mono_s() + CLOSE_S, .stop = c->t->stop };
+		char b[256];
 
 		if (io.deadline > c->t->end_by)
 			io.deadline = c->t->end_by;
-		char b[256];
 
 		if (shutdown(c->ctl, SHUT_WR) == 0)
 			while (iperf_read_full(c->ctl, b, sizeof(b), &io) == IO_OK)

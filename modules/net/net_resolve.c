@@ -29,6 +29,7 @@ struct lookup {
 	struct batch *b;
 	char host[sizeof(((struct net_server *)0)->host)];
 	atomic_bool done;            /* r is final (release/acquire) */
+	bool waited;                 /* the waiter's own: still waited for */
 	struct net_resolved r;
 };
 
@@ -117,17 +118,14 @@ void net_resolve_all(const struct net_server *s, unsigned n, struct net_resolved
 	double t0 = mono_s(), deadline = t0 + NET_DNS_S;
 	struct batch *b = calloc(1, sizeof(*b) + n * sizeof(b->l[0]));
 	unsigned left = 0;
-	bool *pending = calloc(n ? n : 1, sizeof(*pending));
 
 	if (deadline > end_by)
 		deadline = end_by;
 	memset(r, 0, n * sizeof(*r));
-	if (!b || !pending) {
+	if (!b) {
 		for (unsigned i = 0; i < n; i++)
 			snprintf(r[i].err, sizeof(r[i].err), "DNS lookup of %.64s: out of memory",
 				 s[i].host);
-		free(b);
-		free(pending);
 		return;
 	}
 	atomic_init(&b->refs, 1);
@@ -147,7 +145,7 @@ void net_resolve_all(const struct net_server *s, unsigned n, struct net_resolved
 				 "pthread_create: %s", s[i].host, strerror(e));
 			continue;
 		}
-		pending[i] = true;
+		l->waited = true;
 		left++;
 	}
 	/* every ~10 ms: the finished ones taken, the stop flag and the deadline checked */
@@ -156,7 +154,7 @@ void net_resolve_all(const struct net_server *s, unsigned n, struct net_resolved
 		bool stopped = stop && *stop, late = mono_s() >= deadline;
 
 		for (unsigned i = 0; i < n; i++) {
-			if (!pending[i])
+			if (!b->l[i].waited)
 				continue;
 			if (atomic_load_explicit(&b->l[i].done, memory_order_acquire))
 				r[i] = b->l[i].r;
@@ -169,12 +167,11 @@ void net_resolve_all(const struct net_server *s, unsigned n, struct net_resolved
 					 deadline < t0 + NET_DNS_S ? " (--net-max-time)" : "");
 			else
 				continue;
-			pending[i] = false;
+			b->l[i].waited = false;
 			left--;
 		}
 		if (left)
 			nanosleep(&nap, NULL);
 	}
-	free(pending);
 	batch_put(b);
 }
