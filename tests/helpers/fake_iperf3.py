@@ -99,7 +99,8 @@ class Test:
                     # a slow receiver: data is still in flight at TEST_END, so the
                     # receiver's count is below the sender's, as on a real path
                     time.sleep(0.001)
-                if self.running:
+                # every byte sent counts: the client got it (a send in flight at TEST_END too)
+                if self.running or reverse:
                     self.counts[i] += n
         except OSError:
             pass
@@ -165,6 +166,9 @@ class Test:
             return "client terminated"
         if st != TEST_END:
             return "unexpected state %d" % st
+        if reverse:  # the sends in flight end (the client drains them) before the count is read
+            for t in th:
+                t.join(5)
         for s in streams:
             s.close()
         state(ctl, EXCHANGE_RESULTS)
