@@ -195,7 +195,7 @@ static const struct opt_def opt_table[] = {
 	{ "net-time", OK_DUR, OFF(net_time_ns), 1000000000ULL, 3600ULL * 1000000000ULL, NULL, "DUR",
 	  "iperf3 time per direction and HTTP cap, whole seconds, at least 1s (default: 10s)" },
 	{ "net-max-time", OK_DUR, OFF(net_max_time_ns), 1000000000ULL, 86400ULL * 1000000000ULL, NULL,
-	  "DUR", "cap on the whole net module (default: 10m)" },
+	  "DUR", "cap on the whole net module, name lookups included (default: 10m)" },
 	{ "net-url", OK_LIST, OFF(net_url), 0, 0, NULL, "URL",
 	  "HTTP download test of URL (http/https); repeatable" },
 	{ "net-conns", OK_UINT, OFF(net_conns), 1, 32, NULL, "N",

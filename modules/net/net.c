@@ -101,7 +101,7 @@ static void no_row(struct net_result *res, const struct net_server *s, int fam, 
  * a host without it still gets the row's reason, and nothing is sent.
  */
 static void plan_rows(const struct bench_ctx *ctx, struct net_result *res,
-		      const struct net_server *srv, unsigned nsrv)
+		      const struct net_server *srv, unsigned nsrv, double module_end)
 {
 	const struct bench_opts *o = ctx->opts;
 	bool auto_family = !o->net_4 && !o->net_6;
@@ -111,8 +111,9 @@ static void plan_rows(const struct bench_ctx *ctx, struct net_result *res,
 		bench_warn(ctx, "net: out of memory resolving the servers");
 		return;
 	}
-	for (unsigned i = 0; i < nsrv; i++)
-		net_resolve(&srv[i], &rs[i]);
+	net_resolve_all(srv, nsrv, rs, module_end, ctx->stop);
+	if (mono_s() >= module_end)
+		res->max_time_hit = true;
 	for (int fam = 4; fam <= 6; fam += 2) {
 		enum mbool host = fam == 4 ? ctx->host_ipv4 : ctx->host_ipv6;
 
@@ -262,7 +263,7 @@ static enum bench_status net_run(const struct bench_ctx *ctx, void *result, stru
 			    net_region_match(&net_default_servers[i], o->net_region))
 				srv[nsrv++] = net_default_servers[i];
 	}
-	plan_rows(ctx, res, srv, nsrv);
+	plan_rows(ctx, res, srv, nsrv, module_end);
 	free(srv);
 
 	for (unsigned i = 0; i < res->nrows; i++)

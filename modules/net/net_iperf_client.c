@@ -199,7 +199,8 @@ static int tcp_info(int fd, struct tcp_info *ti)
 	return getsockopt(fd, IPPROTO_TCP, TCP_INFO, ti, &l);
 }
 
-static enum net_try connect_to(struct client *c, int *fd, const char *what)
+/* Connects the control connection (stream 0) or data stream n; what names it in a reason. */
+static enum net_try connect_to(struct client *c, int *fd, unsigned n, const char *what)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl;
@@ -230,10 +231,15 @@ static enum net_try connect_to(struct client *c, int *fd, const char *what)
 	*fd = iperf_connect((struct sockaddr *)&ss, sl, &io, &rc);
 	if (*fd >= 0)
 		return NET_TRY_OK;
-	/* no answer to the first connect: the server, or the whole family, may be out of reach */
-	if (ctl && rc == IO_TIMEOUT && io.deadline < c->t->end_by)
-		return iperf_fail(c->d, NET_TRY_CONN_TIMEOUT, NET_TIMEOUT,
-				  "connect: no answer within %.0f s", lim);
+	/* no answer yet: a connect timeout, not a stall (that is a wait after the server answered);
+	 * at the control connection the server, or the whole family, may be out of reach */
+	if (rc == IO_TIMEOUT && io.deadline < c->t->end_by) {
+		if (ctl)
+			return iperf_fail(c->d, NET_TRY_CONN_TIMEOUT, NET_TIMEOUT,
+					  "connect timed out after %.0f s", lim);
+		return iperf_fail(c->d, NET_TRY_TIMEOUT, NET_TIMEOUT,
+				  "connect of data stream %u timed out after %.0f s", n, lim);
+	}
 	return iperf_io_fail(c, rc, &io, lim, what);
 bad:
 	return iperf_fail(c->d, NET_TRY_FAILED, NET_FAILED, "not a numeric IPv%d address: %s",
@@ -250,7 +256,7 @@ static enum net_try set_up(struct client *c, const char *cookie)
 	char *params;
 	int one = 1;
 
-	if ((r = connect_to(c, &c->ctl, "connecting")) != NET_TRY_OK)
+	if ((r = connect_to(c, &c->ctl, 0, "connecting")) != NET_TRY_OK)
 		return r;
 	/* the round trip of this connection's handshake: no extra connections for latency */
 	if (tcp_info(c->ctl, &ti) == 0 && ti.tcpi_rtt > 0)
@@ -269,13 +275,14 @@ static enum net_try set_up(struct client *c, const char *cookie)
 	free(params);
 	if (rc != IO_OK)
 		return iperf_io_fail(c, rc, &io, STATE_S, "sending the parameters");
+	c->open = true;
 	if ((r = wait_state(c, IPERF_CREATE_STREAMS, STATE_S, "after the parameters")))
 		return r;
 	for (unsigned i = 0; i < c->t->streams; i++) {
 		char what[48];
 
 		snprintf(what, sizeof(what), "connecting data stream %u", i + 1);
-		if ((r = connect_to(c, &c->fd[i], what)) != NET_TRY_OK)
+		if ((r = connect_to(c, &c->fd[i], i + 1, what)) != NET_TRY_OK)
 			return r;
 		c->n++;
 		phase(c, &io, STATE_S);
@@ -327,6 +334,7 @@ static enum net_try finish(struct client *c, double secs, const int64_t *rtx)
 		r = iperf_io_fail(c, rc, &io, STATE_S, "sending IPERF_DONE");
 		goto out;
 	}
+	c->open = false;
 	r = iperf_figures(c, pr, secs, rtx);
 out:
 	free(pr);
@@ -334,9 +342,21 @@ out:
 	return r;
 }
 
-/* Shut down the write side and read to the end (3.21 closes in sync); not an error when slow. */
-static void close_all(struct client *c)
+/*
+ * Shut down the write side and read to the end (3.21 closes in sync); not
+ * an error when slow, never past --net-max-time's end. A test this side
+ * abandons (interrupted, or cut by the cap) is first ended with
+ * CLIENT_TERMINATE, as iperf3's client does on SIGINT: the server then
+ * ends it cleanly instead of logging an unexpected close.
+ */
+static void close_all(struct client *c, enum net_try how)
 {
+	signed char term = IPERF_CLIENT_TERMINATE;
+
+	if (c->open && c->ctl >= 0 && (how == NET_TRY_STOPPED || how == NET_TRY_MAX_TIME) &&
+	    send(c->ctl, &term, 1, MSG_NOSIGNAL | MSG_DONTWAIT) != 1) {
+		/* best effort, never waited for: the server then sees only the close */
+	}
 	for (unsigned i = 0; i < c->n; i++)
 		if (c->fd[i] >= 0)
 			close(c->fd[i]);
@@ -344,6 +364,9 @@ static void close_all(struct client *c)
 	if (c->ctl >= 0) {
 		struct io io = { .deadline = mono_s() + CLOSE_S, .stop = c->t->stop };
 		char b[256];
+
+		if (io.deadline > c->t->end_by)
+			io.deadline = c->t->end_by;
 
 		if (shutdown(c->ctl, SHUT_WR) == 0)
 			while (iperf_read_full(c->ctl, b, sizeof(b), &io) == IO_OK)
@@ -423,7 +446,7 @@ enum net_try net_iperf_run(const struct net_test *t, struct net_dir *d)
 	r = finish(c, t_end - t0, rtx);
 out:
 	if (c) {
-		close_all(c);
+		close_all(c, r);
 		free(c->buf);
 	}
 	free(c);

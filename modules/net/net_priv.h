@@ -155,6 +155,7 @@ struct client {
 	uint64_t bytes[NET_STREAMS_MAX];   /* counted while running */
 	uint32_t rtx0[NET_STREAMS_MAX];    /* tcpi_total_retrans at TEST_START */
 	bool rtx_ok;
+	bool open;                    /* parameters sent, IPERF_DONE not: CLIENT_TERMINATE on abort */
 	char *buf;                    /* one block: sent (normal) or read into (-R) */
 };
 
@@ -196,8 +197,15 @@ struct net_resolved {
 	char v4[INET_ADDRSTRLEN], v6[INET6_ADDRSTRLEN];
 	char err[128];
 };
-/* Both families' first address of s (a literal is parsed); r->err says why when none. */
-void net_resolve(const struct net_server *s, struct net_resolved *r);
+#define NET_DNS_S 10.0   /* all the lookups together, at most (and never past --net-max-time) */
+/*
+ * Both families' first address of each of the n servers (a literal is
+ * parsed), looked up at once, each in its own thread; waited for until
+ * NET_DNS_S or end_by (absolute monotonic), whichever is first, or the stop
+ * flag; r[i].err says why when none (failed, timed out, interrupted).
+ */
+void net_resolve_all(const struct net_server *s, unsigned n, struct net_resolved *r,
+		     double end_by, volatile sig_atomic_t *stop);
 
 struct bench_ctx;
 /*

@@ -28,7 +28,8 @@ repeats). Written from the wire-protocol facts in
   badbyte  after the parameters: the state byte 99 (no such state)
 
 LOG gets one JSON line per control connection: the script, the parameters,
-the bytes this server counted per stream, and how it ended.
+the bytes this server counted per stream, the client's state byte that
+ended the run ("state": 4 TEST_END, 12 CLIENT_TERMINATE) and how it ended.
 """
 import json
 import socket
@@ -39,7 +40,7 @@ import time
 
 TEST_START, TEST_RUNNING, TEST_END = 1, 2, 4
 PARAM_EXCHANGE, CREATE_STREAMS = 9, 10
-EXCHANGE_RESULTS, DISPLAY_RESULTS, IPERF_DONE = 13, 14, 16
+CLIENT_TERMINATE, EXCHANGE_RESULTS, DISPLAY_RESULTS, IPERF_DONE = 12, 13, 14, 16
 ACCESS_DENIED, SERVER_ERROR = -1, -2
 U64_MAX = 18446744073709551615
 
@@ -100,7 +101,8 @@ class Test:
                     # a slow receiver: data is still in flight at TEST_END, so the
                     # receiver's count is below the sender's, as on a real path
                     time.sleep(0.001)
-                if self.running:
+                # every byte sent counts: the client got it (a send in flight at TEST_END too)
+                if self.running or reverse:
                     self.counts[i] += n
         except OSError:
             pass
@@ -161,8 +163,14 @@ class Test:
         st = read_state(ctl)
         self.running = False
         secs = time.monotonic() - t0
+        self.entry["state"] = st  # the client's first state byte of the run (12: CLIENT_TERMINATE)
+        if st == CLIENT_TERMINATE:
+            return "client terminated"
         if st != TEST_END:
             return "unexpected state %d" % st
+        if reverse:  # the sends in flight end (the client drains them) before the count is read
+            for t in th:
+                t.join(5)
         for s in streams:
             s.close()
         state(ctl, EXCHANGE_RESULTS)
