@@ -66,6 +66,11 @@ mkdir "$CG" || { t_fail "mkdir $CG"; exit 1; }
 # job's (a bind mount's source reads DEV[/path]; a device diskstats does not
 # list, as in a chroot, leaves the figure unknown)
 hostdev=$(findmnt -no SOURCE -T "$B" 2>/dev/null); hostdev=$(basename "${hostdev%%\[*}")
+# no mount table line for it (a chroot lists no mount above its root): the
+# device by its number, as the kernel names it in /sys and /proc/diskstats
+if [ -z "$hostdev" ] || ! grep -q " $hostdev " /proc/diskstats; then
+	hostdev=$(basename "$(readlink "/sys/dev/block/$(stat -c '%Hd:%Ld' "$B")" 2>/dev/null)")
+fi
 sect() { awk -v d="$1" '$3 == d { print $6 + $10 }' /proc/diskstats; } # sectors read + written
 
 # try N: one run; its verdict in $B/check.N: exit 0 pass, 1 fail, 2 truth unknown

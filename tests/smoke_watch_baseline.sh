@@ -333,11 +333,18 @@ if [ $rc -ne 2 ] && [ -n "$W" ]; then
 			gauge=$(awk '$1 ~ /^vpsbench_watch_degraded\{metric="wakeup_p99(_us)?"\}$/ {print $2}' "$tmp/a.prom")
 			[ "$gauge" = 1 ] && break; sleep 0.2
 		done
+		# how often the quota bit: the busy loops (nice 19) use up each period only when
+		# nothing else on the machine takes their CPU time
+		thr=$(awk '$1 == "nr_periods" { p = $2 } $1 == "nr_throttled" { t = $2 } END { printf "%d %d", t, p }' "$cg/cpu.stat")
 		kill "${busy[@]}"; wait "${busy[@]}" 2>/dev/null; busy=()
 		echo $W > /sys/fs/cgroup/cpu/cgroup.procs; rmdir "$cg" && cg=
 		vals=$(tail -n +$((s0 + 1)) "$sd/history.jsonl" | python3 -c 'import json,sys; print(" ".join("%s" % json.loads(l)["wakeup"]["p99_us"] for l in sys.stdin))')
+		set -- $thr
 		if [ "$flag" = True ] && [ "$gauge" = 1 ]; then
-			t_ok "wakeup_degraded_under_cpu_quota (p99 under it: $vals; baseline $(js "$sd/drift_baseline.json" 'j["metrics"]["wakeup_p99_us"]["value"]') us${how:+, $how})"
+			t_ok "wakeup_degraded_under_cpu_quota (p99 under it: $vals; baseline $(js "$sd/drift_baseline.json" 'j["metrics"]["wakeup_p99_us"]["value"]') us; throttled in $1 of $2 periods${how:+, $how})"
+		elif [ "$2" -gt 0 ] && [ $((100 * $1 / $2)) -lt 50 ]; then
+			# the quota did not make the wake-ups late: other work took the loops' CPU time
+			t_skip wakeup_degraded_under_cpu_quota "the quota bit in only $1 of $2 periods (load $(cut -d' ' -f1-3 /proc/loadavg)): p99s $vals"
 		else
 			t_fail wakeup_degraded_under_cpu_quota "flag=$flag gauge=$gauge p99s=$vals $(tail -3 "$tmp/a.err")"
 		fi
