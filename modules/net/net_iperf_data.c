@@ -8,6 +8,7 @@
  * The client's own CPU time over the run says whether it limited the figure.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 
 #include "core/cgroup_limits.h"
@@ -51,14 +53,22 @@ static double cpu_clock_s(clockid_t id)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* One stream: whole blocks until the run ends or the socket fails. */
+/*
+ * One stream: whole blocks until the run ends or the socket fails. The
+ * socket blocks meanwhile, as iperf3's stream threads have it (one call per
+ * block, not send, EAGAIN and poll), with a timeout so the thread sees the
+ * end within STREAM_WAIT_MS; non-blocking again before the thread ends.
+ */
 static void *stream_main(void *arg)
 {
 	struct stream *s = arg;
-	struct pollfd p = { .fd = s->fd, .events = s->rev ? POLLIN : POLLOUT };
+	struct timeval tv = { .tv_usec = STREAM_WAIT_MS * 1000 };
 	double c0 = cpu_clock_s(CLOCK_THREAD_CPUTIME_ID);
-	int end = RUNNING;
+	int end = RUNNING, fl = fcntl(s->fd, F_GETFL);
 
+	if (fl < 0 || setsockopt(s->fd, SOL_SOCKET, s->rev ? SO_RCVTIMEO : SO_SNDTIMEO, &tv,
+				 sizeof(tv)) < 0 || fcntl(s->fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
+		end = FAILED;
 	while (end == RUNNING && atomic_load_explicit(s->run, memory_order_relaxed)) {
 		ssize_t r = s->rev ? recv(s->fd, s->buf, IPERF_BLOCK, 0) :
 			send(s->fd, s->buf, IPERF_BLOCK, MSG_NOSIGNAL);
@@ -69,10 +79,13 @@ static void *stream_main(void *arg)
 			end = PEER_CLOSED;
 		else if (errno != EAGAIN && errno != EINTR)
 			end = FAILED;
-		else if (poll(&p, 1, STREAM_WAIT_MS) < 0 && errno != EINTR)
-			end = FAILED;
-		if (end == FAILED)
-			s->err = errno;
+	}
+	if (end == FAILED)
+		s->err = errno;
+	/* the drain after -R and the close expect it non-blocking: a failure here is the stream's */
+	if (fl >= 0 && fcntl(s->fd, F_SETFL, fl) < 0 && end == RUNNING) {
+		end = FAILED;
+		s->err = errno;
 	}
 	s->cpu_s = c0 < 0 ? -1 : cpu_clock_s(CLOCK_THREAD_CPUTIME_ID) - c0;
 	atomic_store_explicit(&s->end, end, memory_order_release);
@@ -233,6 +246,9 @@ enum net_try iperf_data_run(struct client *c, double t0, double *t_end)
 
 		/* a join cannot fail on a joinable thread of ours; none outlives the run */
 		(void)pthread_join(s[i].tid, NULL);
+		if (r == NET_TRY_OK && atomic_load_explicit(&s[i].end, memory_order_acquire) == FAILED)
+			r = iperf_fail(c->d, NET_TRY_FAILED, NET_FAILED, "data stream %u at the end: %s",
+				 i + 1, strerror(s[i].err));
 		b = atomic_load_explicit(&s[i].bytes, memory_order_relaxed);
 		c->bytes[i] += b;
 		c->d->moved += b;
