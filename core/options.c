@@ -191,7 +191,7 @@ static const struct opt_def opt_table[] = {
 	{ "net-4", OK_FLAG, OFF(net_4), 0, 0, NULL, NULL, "IPv4 only" },
 	{ "net-6", OK_FLAG, OFF(net_6), 0, 0, NULL, NULL, "IPv6 only" },
 	{ "net-streams", OK_UINT, OFF(net_streams), 1, 128, NULL, "N",
-	  "parallel iperf3 streams, 1-128 (default: 8)" },
+	  "parallel iperf3 streams, 1-128, a thread each (default: 8)" },
 	{ "net-time", OK_DUR, OFF(net_time_ns), 1000000000ULL, 3600ULL * 1000000000ULL, NULL, "DUR",
 	  "iperf3 time per direction and HTTP cap, whole seconds, at least 1s (default: 10s)" },
 	{ "net-max-time", OK_DUR, OFF(net_max_time_ns), 1000000000ULL, 86400ULL * 1000000000ULL, NULL,

@@ -316,3 +316,36 @@ TH_TEST(net_url_check)
 		TH_CHECK(net_default_urls[i].name[0] != '\0');
 	}
 }
+
+/* The text report names a client CPU-bound direction, measured ones only. */
+TH_TEST(net_cpu_bound_line)
+{
+	struct bench_report *rep = calloc(1, sizeof(*rep));
+	struct render_style st = { false };
+	struct net_row *row;
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f;
+
+	TH_CHECK(rep != NULL);
+	if (!rep)
+		return;
+	rep->net.nrows = 1;
+	row = &rep->net.rows[0];
+	row->family = 4;
+	row->status = NET_DONE;
+	row->send = (struct net_dir){ .status = NET_DONE, .bps = mdbl_of(9.4e9),
+		.cpu_share = mdbl_of(0.97), .cpu_bound = MB_TRUE };
+	row->recv = (struct net_dir){ .status = NET_FAILED, .cpu_share = mdbl_of(1.5),
+		.cpu_bound = MB_TRUE };
+	f = open_memstream(&buf, &n);
+	TH_CHECK(f != NULL);
+	if (f) {
+		text_net(f, rep, &st);
+		fclose(f);
+		TH_CHECK(strstr(buf, "   send: client CPU-bound: 97% of a CPU") != NULL);
+		TH_CHECK(strstr(buf, "receive: client CPU-bound") == NULL);
+	}
+	free(buf);
+	free(rep);
+}

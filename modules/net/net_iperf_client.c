@@ -386,10 +386,12 @@ enum net_try net_iperf_run(const struct net_test *t, struct net_dir *d)
 
 	/* this try's figures start unknown; moved and tries add up over tries */
 	d->bps = d->sender_bps = d->seconds = d->sender_seconds = d->tail_ratio = (struct mdbl){ 0 };
+	d->cpu_share = (struct mdbl){ 0 };
 	d->bytes = d->sender_bytes = d->retransmits = (struct mu64){ 0 };
 	d->ntl = 0;
-	d->drop = MB_UNKNOWN;
-	d->reason[0] = '\0';
+	d->drop = d->cpu_bound = MB_UNKNOWN;
+	d->implausible = false;
+	d->reason[0] = d->note[0] = '\0';
 	d->port = t->port;
 	if (!c)
 		return iperf_fail(d, NET_TRY_FAILED, NET_FAILED, "out of memory");

@@ -35,6 +35,12 @@ static cJSON *dir_obj(const struct net_dir *d)
 		cJSON_AddBoolToObject(o, "drop", d->drop == MB_TRUE);
 	else
 		cJSON_AddNullToObject(o, "drop");
+	/* the client's own CPU: only for a measured direction (its try's run) */
+	json_add_mdbl(o, "cpu_share", d->status == NET_DONE ? d->cpu_share : (struct mdbl){ 0 });
+	if (d->status == NET_DONE && d->cpu_bound != MB_UNKNOWN)
+		cJSON_AddBoolToObject(o, "cpu_bound", d->cpu_bound == MB_TRUE);
+	else
+		cJSON_AddNullToObject(o, "cpu_bound");
 	cJSON_AddNumberToObject(o, "tries", d->tries);
 	if (d->port)
 		cJSON_AddNumberToObject(o, "port", d->port);

@@ -57,6 +57,14 @@ static void drop_line(FILE *f, const char *dir, const struct net_dir *d)
 			"third: a policer after a burst?)\n", dir, d->tail_ratio.v * 100);
 }
 
+/* The client's own CPU limited a measured direction: its figure is this host's, not the path's. */
+static void cpu_line(FILE *f, const char *dir, const struct net_dir *d)
+{
+	if (d->status == NET_DONE && d->cpu_bound == MB_TRUE && d->cpu_share.ok)
+		fprintf(f, "   %s: client CPU-bound: %.0f%% of a CPU (this host's limit, not the "
+			"path's)\n", dir, d->cpu_share.v * 100);
+}
+
 void text_net(FILE *f, const struct bench_report *rep, const struct render_style *st)
 {
 	const struct net_result *r = &rep->net;
@@ -101,6 +109,8 @@ void text_net(FILE *f, const struct bench_report *rep, const struct render_style
 			note_line(f, "receive", &row->recv);
 			drop_line(f, "send", &row->send);
 			drop_line(f, "receive", &row->recv);
+			cpu_line(f, "send", &row->send);
+			cpu_line(f, "receive", &row->recv);
 			/* the family's verdict once, under its table, not on every row */
 			if (unreach[0] && !strcmp(row->reason, unreach))
 				untried++;

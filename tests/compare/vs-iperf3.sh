@@ -11,15 +11,24 @@
 # UNSHAPED=1 adds the CPU-bound case: the unshaped link, -P 8, throughput
 # and CPU seconds (user + system of the client process) per GB received,
 # both directions together, vpsbench against the CLI.
+# IPERF3_NEW=/path/to/iperf3 (>= 3.16, multi-threaded, built from upstream
+# source for this comparison only: never part of the build) adds the
+# unshaped veth case against it: its own server, -P 8, both directions,
+# NEW_PAIRS pairs in counterbalanced order (A B, B A, ...), each binary of
+# NEW_BINS (default BINS); the table has each pair's vpsbench / iperf3-new
+# ratio and their median (target >= 0.95), and vpsbench's own CPU share.
+# Without it that case is skipped, saying so.
 #   RATES="200mbit 1gbit" PAIRS=3 TIME=5 BURST=512kb FAMS="4 6" tests/compare/vs-iperf3.sh
+#   RATES="" UNSHAPED=0 HTTP=0 IPERF3_NEW=/tmp/iperf3-new/inst/bin/iperf3 tests/compare/vs-iperf3.sh
 # RATES="" (set and empty) runs no shaped link: only the unshaped case.
 # HTTP=0 leaves the HTTP part out (it needs nginx, Debian's nginx-light).
 cd "$(dirname "$0")/../.." || exit 1
 RATES=${RATES-"200mbit 1gbit"} PAIRS=${PAIRS:-3} TIME=${TIME:-5} BURST=${BURST:-512kb} HTTP=${HTTP:-1}
-FAMS=${FAMS:-"4 6"} UNSHAPED=${UNSHAPED:-1}
+FAMS=${FAMS:-"4 6"} UNSHAPED=${UNSHAPED:-1} NEW_PAIRS=${NEW_PAIRS:-4} IPERF3_NEW=${IPERF3_NEW:-}
 BINS=${BINS:-"${VPSBENCH:-./vpsbench} $([ -x ./vpsbench-static ] && echo ./vpsbench-static)"}
+NEW_BINS=${NEW_BINS:-$BINS}
 [ "$(id -u)" -eq 0 ] || { echo "vs-iperf3: needs root (network namespaces)"; exit 0; }
-C=vpsbcmp$$c S=vpsbcmp$$s
+C=vpsbench-cmp$$c S=vpsbench-cmp$$s
 TMP=$(mktemp -d)
 cleanup() {
 	exec 2>/dev/null # bash reports the servers it kills below
@@ -51,6 +60,10 @@ wait_port() {
 }
 wait_port 5201
 wait_port 5202
+if [ -n "$IPERF3_NEW" ] && [ -x "$IPERF3_NEW" ]; then
+	ip netns exec $S "$IPERF3_NEW" -s -B 198.18.1.2 -p 5203 >/dev/null 2>&1 &
+	wait_port 5203
+fi
 ADDR4=198.18.1.2 ADDR6=2001:db8:2::2
 # cli [-R]: the iperf3 CLI's receiver figure (bit/s), as vpsbench reads it ($FAM: 4 or 6)
 cli() {
@@ -127,6 +140,58 @@ print("%-10s %-18s %12.4f %12.4f   (targets: >= 0.95, <= 1)" % ("", "vpsbench/CL
 PY
 	done
 fi
+# The unshaped veth link against iperf3 >= 3.16 (a thread per stream), both
+# clients against that iperf3's own server: what a 10G-class port would
+# show when the client's CPU is the limit. A pair runs vpsbench (send and
+# -R) and the CLI (normal and -R) once each, in the order A B on odd pairs
+# and B A on even ones, so a drift of the machine's load cancels out.
+if [ -z "$IPERF3_NEW" ] || [ ! -x "$IPERF3_NEW" ]; then
+	echo "unshaped veth vs iperf3 >= 3.16: skipped (IPERF3_NEW=${IPERF3_NEW:-unset} is not an executable)"
+else
+	NEWV=$("$IPERF3_NEW" --version | sed -n '1s/^iperf \([^ ]*\).*/\1/p')
+	printf 'unshaped veth, IPv4, -P 8, %s s, server and reference client: iperf3 %s (%s)\n' "$TIME" "$NEWV" "$IPERF3_NEW"
+	new_cli() { inc "$IPERF3_NEW" -c 198.18.1.2 -p 5203 -P 8 -t "$TIME" -J "$@" | python3 -c \
+		'import json,sys; print(json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"])'; }
+	new_vb() {
+		inc "$1" --only net --net --net-server 198.18.1.2:5203 --net-time "$TIME" --quiet --json > "$TMP/j" 2>/dev/null &&
+		python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["net"]["servers"][0]
+b = [s[d].get(k) for k in ("bits_per_second", "cpu_share", "cpu_bound") for d in ("send", "recv")]
+if None in b[:2]: sys.exit("! vpsbench: " + "; ".join("%s %s" % (s[d]["status"], s[d]["reason"]) for d in ("send", "recv")))
+print(*b)' "$TMP/j"
+	}
+	for bin in $NEW_BINS; do
+		: > "$TMP/n"
+		for i in $(seq "$NEW_PAIRS"); do
+			v='' c=''
+			if [ $((i % 2)) = 1 ]; then
+				v=$(new_vb "$bin") c="$(new_cli) $(new_cli -R)"
+			else
+				c="$(new_cli) $(new_cli -R)" v=$(new_vb "$bin")
+			fi
+			[ -n "$v" ] && [ -n "$c" ] && echo "$i $v $c" >> "$TMP/n" || echo "! pair $i failed: vpsbench '$v', iperf3 '$c'"
+		done
+		python3 - "$TMP/n" "$bin" "$NEWV" <<'PY'
+import statistics as st, sys
+rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
+print("%-26s %4s %5s %9s %9s %7s %9s %9s %7s %11s" % ("binary", "pair", "order", "vb-send", "new-send",
+      "send", "vb-recv", "new-recv", "recv", "cpu s/r"))
+rs, rr = [], []
+def cpu(share, bound):  # "*": vpsbench said it was CPU-bound itself
+    return "-" if share == "None" else "%.2f%s" % (float(share), "*" if bound == "True" else "")
+for r in rows:
+    i, vs, vr, cs, cr, bs, br, cs_, cr_ = r[0], float(r[1]), float(r[2]), r[3], r[4], r[5], r[6], float(r[7]), float(r[8])
+    rs.append(vs / cs_); rr.append(vr / cr_)
+    print("%-26s %4s %5s %9.0f %9.0f %7.3f %9.0f %9.0f %7.3f %5s/%-5s" % (sys.argv[2][-26:], i,
+          "A B" if int(i) % 2 else "B A", vs / 1e6, cs_ / 1e6, rs[-1], vr / 1e6, cr_ / 1e6, rr[-1],
+          cpu(cs, bs), cpu(cr, br)))
+if rows:
+    print("%-26s %4s %5s %9s %9s %7.3f %9s %9s %7.3f   (median of %d pairs; target >= 0.95)" % (
+          sys.argv[2][-26:], "med", "", "", "", st.median(rs), "", "", st.median(rr), len(rows)))
+print("  Mbit/s = receiver figure; ratio = vpsbench / iperf3 %s; cpu s/r = vpsbench's own CPU share "
+      "(send/recv, 1 = one CPU; * = cpu_bound)" % sys.argv[3])
+PY
+	done
+fi
 printf '%-8s %-4s %-18s %-5s %10s %10s %10s %10s\n' rate fam binary test vpsbench ref vs-ref vs-rate
 for rate in $RATES; do
 	inc tc qdisc replace dev vcc$$ root tbf rate "$rate" burst "$BURST" latency 50ms
@@ -139,7 +204,7 @@ for rate in $RATES; do
 		echo "$(cli) $(cli -R)" >> "$TMP/c"
 		[ "$HTTP" = 1 ] && [ "$FAM" = 4 ] || continue
 		# one connection each, both cut by the time cap after TIME s
-		inc $VB --only net --net --net-url $U --net-conns 1 --net-time "$TIME" --quiet --json > "$TMP/j" 2>/dev/null
+		inc "$bin" --only net --net --net-url $U --net-conns 1 --net-time "$TIME" --quiet --json > "$TMP/j" 2>/dev/null
 		python3 -c 'import json,sys; h=json.load(open(sys.argv[1]))["net"]["http"][0]
 if h["avg_mbit_s"] is None: sys.exit("! vpsbench http: %s %s" % (h["status"], h["reason"]))
 print(h["avg_mbit_s"] * 1e6, h["steady_mbit_s"] * 1e6)' "$TMP/j" >> "$TMP/hv" || echo "! vpsbench http round $i failed"
