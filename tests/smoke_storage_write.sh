@@ -135,8 +135,32 @@ recovery() {
 	done
 	sleep 4
 	echo "$DEV $LOW" > "$CG/blkio.throttle.write_bps_device"
-	# the test ends at 12 s, idles 3 s: back to HIGH in the idle
-	sleep 9
+	# the test ends at 12 s, idles 3 s: back to HIGH in the idle, found by the
+	# group's own write counter standing still for 1 s after 4 s at LOW (a
+	# fixed sleep came late when a loaded machine saw the burst file late)
+	python3 - "$VPID" "$CG" "$DEV" <<'PY'
+import sys, time
+pid, cg, dev = sys.argv[1:4]
+def written():
+    for line in open(cg + "/blkio.throttle.io_service_bytes"):
+        f = line.split()
+        if f[0] == dev and f[1] == "Write":
+            return int(f[2])
+    return 0
+t0 = time.monotonic()
+last, still = written(), time.monotonic()
+while time.monotonic() - t0 < 30:
+    time.sleep(0.1)
+    try:
+        open("/proc/%s/stat" % pid).close()
+    except OSError:
+        break
+    c = written()
+    if c != last:
+        last, still = c, time.monotonic()
+    elif time.monotonic() - t0 > 4 and time.monotonic() - still >= 1.0:
+        break
+PY
 	echo "$DEV $HIGH" > "$CG/blkio.throttle.write_bps_device"
 	wait "$VPID"; rc=$?
 	VPID=
