@@ -183,7 +183,18 @@ if [ -n "$dist" ]; then
 fi
 
 wait "$pb1_pid"; rc=$?; pb1_pid=""
-if [ $rc -eq 0 ] && grep -q 'vpsbench fleet  —  1 node  ' "$tmp/results1/fleet.txt" &&
+# the one-node run beside the three-node one: their seq passes can disturb each other
+# (seen in CI: node-2's pass with 5 MB of the other run's writes on vda); again, alone
+dist1=$([ $rc -ne 0 ] && disturbed_nodes "$tmp/results1")
+if [ -n "$dist1" ]; then
+	echo "# one-node run again, alone: $dist1"
+	rm -rf "$tmp/results1"
+	run_playbook "$tmp/inventory1" "$tmp/results1" "$tmp/pb1.log" -e 'vpsbench_require=seq_write_mbps>=0.001'; rc=$?
+	dist1=$([ $rc -ne 0 ] && disturbed_nodes "$tmp/results1")
+fi
+if [ -n "$dist1" ]; then
+	t_skip "playbook (one node)" "its seq pass disturbed twice: $dist1"
+elif [ $rc -eq 0 ] && grep -q 'vpsbench fleet  —  1 node  ' "$tmp/results1/fleet.txt" &&
    grep -qE '^ node-2 +ok ' "$tmp/results1/fleet.txt" && [ -f "$tmp/results1/node-2.json" ]; then
 	t_ok "playbook ran (rc 0), node-2 passes --require"
 else
