@@ -98,6 +98,10 @@ struct bench_opts {
 	bool dump_thresholds;
 	bool show_help;           /* --help: options_parse returned -1, print options_help */
 
+	/* placement among published results (grade/place.c parses the strings) */
+	const char *place_kind, *place_vcpus, *place_years, *place_min_n;
+	bool place_per_machine, place_include_cached;
+
 	/* upload (libcurl); nothing is sent without --upload */
 	struct opt_list upload;          /* URLs */
 	struct opt_list upload_header;   /* "Name: value", never echoed */

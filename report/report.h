@@ -24,6 +24,7 @@
 #include "modules/net/net.h"
 #include "grade/grade.h"
 #include "grade/health.h"
+#include "grade/place.h"
 
 
 struct bench_report {
@@ -45,6 +46,7 @@ struct bench_report {
 	struct bench_warnings warn;           /* modules add through ctx->warn */
 	struct bench_labels labels;           /* --label; empty = no host identity */
 	struct storage_ref storage_ref;       /* --storage-report, after the modules */
+	struct place_result place;            /* among published results, after the grades */
 };
 
 /* The result struct of module id inside rep: what bench.c hands its run(). */
