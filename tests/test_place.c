@@ -351,7 +351,7 @@ static void yabs_input(struct place_input *in)
 		in->fio[i].bs = bs[i];
 		in->fio[i].iops = mdbl_of(50000.0 / (i + 1));
 		in->fio[i].mbps = mdbl_of(400.0 + i);
-		in->fio[i].runtime_ms = 30000;
+		in->fio[i].runtime_ms = 30000 + 150 * (unsigned)i;  /* measured: 30.45 s is 30 s */
 		in->fio[i].size_bytes = 2ull << 30;
 	}
 	in->cpu_ran = true;
@@ -597,7 +597,7 @@ TH_TEST(place_compute_workload_differs)
 	/* a short yabs pass: placed, with the note */
 	yabs_input(&in);
 	for (int i = 0; i < 4; i++) {
-		in.fio[i].runtime_ms = 5000;
+		in.fio[i].runtime_ms = i == 1 ? 5049 : 5000;   /* measured: 5.049 s is 5 s */
 		in.fio[i].size_bytes = 512ull << 20;
 	}
 	snprintf(in.fio[0].why, sizeof(in.fio[0].why), "buffered: O_DIRECT refused");
@@ -618,6 +618,7 @@ TH_TEST(place_compute_workload_differs)
 	yabs_input(&in);
 	in.nnet = 1;
 	snprintf(in.net[0].server, sizeof(in.net[0].server), "Nowhere");
+	in.net[0].location[0] = '\0';
 	place_compute(&in, &f, &r);
 	TH_CHECK(!r.item[11].placed);
 	TH_EQ_STR(r.item[11].why, "no published rows for this server and family");
