@@ -33,6 +33,14 @@ int render_html(FILE *f, const struct bench_report *rep, const struct bench_plan
 /* --format prom: Prometheus text exposition (prom.c). Returns 0, or -1 on a write error. */
 int render_prom(FILE *f, const struct bench_report *rep, const struct bench_plan *plan);
 
+/* Among published results (#43): struct place_result / place_pop in every format. */
+void render_place_text(FILE *f, const struct place_result *p);            /* the "Among published results" section */
+char *render_place_json(const struct place_result *p, const char *report_path, const char *profile); /* the whole `vpsbench place --format json` document */
+int render_place_prom(FILE *f, const struct place_result *p);
+int render_place_html(FILE *f, const struct place_result *p, const char *title);  /* a whole page */
+void render_population_text(FILE *f, const struct place_pop *pop);
+char *render_population_json(const struct place_pop *pop);
+
 /* True when the section of module id belongs in the report. */
 bool render_section_ran(const struct bench_report *rep, int id);
 
@@ -56,6 +64,8 @@ void html_health(FILE *f, const struct bench_report *rep);
 void html_cache(FILE *f, const struct bench_report *rep);
 /* --html: the fdatasync section (html_fsync.c). */
 void html_fsync(FILE *f, const struct bench_report *rep);
+/* --html: the "Among published results" section of a report page (html_place.c). */
+void html_place(FILE *f, const struct place_result *p);
 void text_memory(FILE *f, const struct bench_report *rep, const struct render_style *st);
 void text_net(FILE *f, const struct bench_report *rep, const struct render_style *st);
 /* bits/s as iperf3 prints them: "938 Mbits/sec", "1.61 Gbits/sec" (net_fmt.c). */
@@ -108,6 +118,7 @@ cJSON *json_fsync(const struct bench_report *rep);
 cJSON *json_cache(const struct bench_report *rep);
 cJSON *json_cpu(const struct bench_report *rep);
 cJSON *json_net(const struct bench_report *rep);
+cJSON *json_place(const struct place_result *p);                         /* the "placement" object (render/json/json_place.c) */
 /* yabs's "iperf" array from the net section (yabs_net.c); 0, or -1 on no memory. */
 int yabs_add_iperf(cJSON *root, const struct bench_report *rep);
 /* "label": NAME and "labels": {key: value} when given (json_labels.c); -1 on no memory. */
