@@ -9,6 +9,7 @@
  * marker's x against the strip's geometry (log and linear axes). The
  * population's text and JSON from a hand-made place_pop.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -648,4 +649,93 @@ TH_TEST(render_population_formats)
 	free(s);
 	free(pop);
 #endif
+}
+
+/* Writes one file with fn's output; 0 or -1. */
+static int dump_file(const char *dir, const char *name, const char *text)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f) {
+		th_fail(__FILE__, __LINE__, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	fputs(text ? text : "", f);
+	if (fclose(f) != 0) {
+		th_fail(__FILE__, __LINE__, "%s: write: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static char *report_to_mem(int (*fn)(FILE *, const struct bench_report *, const struct bench_plan *),
+			   const struct bench_report *rep, const struct bench_plan *plan)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	if (!f)
+		return NULL;
+	fn(f, rep, plan);
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/*
+ * For tests/smoke_html_place.sh: with VPSBENCH_PLACE_DUMP=DIR, the hand-made
+ * placement's files there (the place page, a report page, the report's JSON
+ * and prom, the place and population JSON), for Chromium, the schema and
+ * promtool. Skipped without it.
+ */
+TH_TEST(render_place_dump)
+{
+	const char *dir = getenv("VPSBENCH_PLACE_DUMP");
+	struct bench_report *rep;
+	struct bench_plan plan = { .profile = "yabs" };
+	struct place_pop *pop;
+	char *s;
+
+	if (!dir || !*dir) {
+		th_skip("VPSBENCH_PLACE_DUMP not set (tests/smoke_html_place.sh sets it)");
+		return;
+	}
+	rep = calloc(1, sizeof(*rep));
+	pop = malloc(sizeof(*pop));
+	if (!rep || !pop) {
+		free(rep);
+		free(pop);
+		return;
+	}
+	rep->start_real.tv_sec = rep->end_real.tv_sec = 1796169600;
+	hand_result(&rep->place);
+	hand_pop(pop);
+	s = to_mem(html_fn, &rep->place);
+	dump_file(dir, "place.html", s);
+	free(s);
+	s = report_to_mem(render_html, rep, &plan);
+	dump_file(dir, "report.html", s);
+	free(s);
+	s = report_to_mem(render_prom, rep, &plan);
+	dump_file(dir, "report.prom", s);
+	free(s);
+#ifdef HAVE_CJSON
+	s = render_json(rep, &plan);
+	dump_file(dir, "report.json", s);
+	free(s);
+	s = render_place_json(&rep->place, "r.json", "yabs");
+	dump_file(dir, "place.json", s);
+	free(s);
+	s = render_population_json(pop);
+	dump_file(dir, "population.json", s);
+	free(s);
+#endif
+	free(pop);
+	free(rep);
 }

@@ -8,7 +8,7 @@
  * (the axis says so), linear otherwise. The whole page of `vpsbench place
  * --html` is html_place_page.c's.
  *
- * Geometry (viewBox 420 x 74): the strip runs from x 20 to x 400; a value
+ * Geometry (viewBox 420 x 92): the strip runs from x 20 to x 400; a value
  * v sits at 20 + 380 (v - lo) / (hi - lo), or with logs of v, lo, hi on a
  * log axis; lo/hi are min/max, widened to take in this run's value.
  */
@@ -20,7 +20,7 @@
 #include "render/render.h"
 
 #define SW 420.0
-#define SH 74.0
+#define SH 92.0
 #define X0 20.0
 #define X1 400.0
 #define YM 36.0 /* the strip's middle */
@@ -61,13 +61,15 @@ static double ax_x(const struct axis *a, double v)
 	return X0 + (X1 - X0) * t;
 }
 
-/* "52,300"-free compact figures: "52.3k", "938", "92.7". */
+/* At most 5 characters, as the text ladder: "52.3k", "181k", "1.23M"; "938", "92.7", "88". */
 static void num(char *buf, size_t n, double v)
 {
 	double a = fabs(v);
 
 	if (a >= 1e6)
 		snprintf(buf, n, "%.2fM", v / 1e6);
+	else if (a >= 1e5)
+		snprintf(buf, n, "%.0fk", v / 1e3);
 	else if (a >= 1e4)
 		snprintf(buf, n, "%.1fk", v / 1e3);
 	else if (a >= 100)
@@ -98,6 +100,7 @@ static void strip(FILE *f, const struct place_item *it)
 	double x10 = ax_x(&a, it->q[0]), x25 = ax_x(&a, it->q[1]), x50 = ax_x(&a, it->q[2]);
 	double x75 = ax_x(&a, it->q[3]), x90 = ax_x(&a, it->q[4]);
 	char b[32], c[96];
+	double half;
 
 	fprintf(f, "<svg class=\"strip\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"", SW, SH);
 	html_esc(f, it->label);
@@ -121,21 +124,25 @@ static void strip(FILE *f, const struct place_item *it)
 	num(b, sizeof(b), it->value.v);
 	snprintf(c, sizeof(c), "this VPS %s", b);
 	text_at(f, xv < SW / 2 ? xv - 4 : xv + 4, 12, xv < SW / 2 ? "start" : "end", c);
-	num(b, sizeof(b), it->min);
-	text_at(f, xmin, YM + 28, "start", b);
-	num(b, sizeof(b), it->max);
-	text_at(f, xmax, YM + 28, "end", b);
+	/* under the strip: p50, and min and max where they leave it room (7.5 units a character) */
 	num(b, sizeof(b), it->q[2]);
 	snprintf(c, sizeof(c), "p50 %s", b);
 	text_at(f, x50, YM + 28, "middle", c);
+	half = 7.5 * (double)strlen(c) / 2;
+	num(b, sizeof(b), it->min);
+	if (xmin + 7.5 * (double)strlen(b) + 6 < x50 - half)
+		text_at(f, xmin, YM + 28, "start", b);
+	num(b, sizeof(b), it->max);
+	if (xmax - 7.5 * (double)strlen(b) - 6 > x50 + half)
+		text_at(f, xmax, YM + 28, "end", b);
 	snprintf(c, sizeof(c), "%s %s", it->unit, a.log ? "(log scale)" : "(linear)");
-	text_at(f, SW - 2, SH - 2, "end", c);
+	text_at(f, SW - 2, SH - 4, "end", c);
 	fputs("</svg>\n", f);
 }
 
 static void one_item(FILE *f, const struct place_item *it)
 {
-	char v[32], ord[16], words[512], q[5][32];
+	char v[32], ord[16], words[512], q[5][32], mn[32], mx[32], yrs[64];
 
 	fputs("<div class=\"card pl-item\"><h3>", f);
 	html_esc(f, it->label);
@@ -146,17 +153,20 @@ static void one_item(FILE *f, const struct place_item *it)
 		ordinal(ord, sizeof(ord), lround(it->pct));
 		for (unsigned k = 0; k < PLACE_NQ; k++)
 			num(q[k], sizeof(q[k]), it->q[k]);
-		if (it->year_lo)
-			snprintf(words, sizeof(words),
-				 "%s %s: at the %s percentile of %u published results (%u\xe2\x80\x93%u%s); "
-				 "p10 %s, p25 %s, p50 %s, p75 %s, p90 %s",
-				 v, it->unit, ord, it->n, it->year_lo, it->year_hi,
-				 it->undated ? ", some undated" : "", q[0], q[1], q[2], q[3], q[4]);
+		num(mn, sizeof(mn), it->min);
+		num(mx, sizeof(mx), it->max);
+		if (it->year_lo && it->year_hi != it->year_lo)
+			snprintf(yrs, sizeof(yrs), "%u\xe2\x80\x93%u", it->year_lo, it->year_hi);
+		else if (it->year_lo)
+			snprintf(yrs, sizeof(yrs), "%u", it->year_lo);
 		else
-			snprintf(words, sizeof(words),
-				 "%s %s: at the %s percentile of %u published results (undated); "
-				 "p10 %s, p25 %s, p50 %s, p75 %s, p90 %s",
-				 v, it->unit, ord, it->n, q[0], q[1], q[2], q[3], q[4]);
+			snprintf(yrs, sizeof(yrs), "undated");
+		if (it->year_lo && it->undated)
+			snprintf(yrs + strlen(yrs), sizeof(yrs) - strlen(yrs), "; %u undated", it->undated);
+		snprintf(words, sizeof(words),
+			 "%s %s: at the %s percentile of %u published results (%s); "
+			 "min %s, p10 %s, p25 %s, p50 %s, p75 %s, p90 %s, max %s",
+			 v, it->unit, ord, it->n, yrs, mn, q[0], q[1], q[2], q[3], q[4], mx);
 		fputs("<p class=\"pl-rank\">", f);
 		html_esc(f, words);
 		fputs("</p>\n", f);
@@ -186,7 +196,9 @@ void html_place(FILE *f, const struct place_result *p)
 		return;
 	fputs("<section id=\"placement\"><h2>Among published results</h2>\n<p class=\"meta\">", f);
 	html_esc(f, p->filter_text);
-	fputs("; " CAVEAT "</p>\n", f);
+	fputs("; " CAVEAT "</p>\n<p class=\"note\">Each strip: the published results' range (whiskers, "
+	      "min to max), p10\xe2\x80\x93p90 (band), p25\xe2\x80\x93p75 (box), p50 (tick) and this VPS "
+	      "(the orange mark).</p>\n", f);
 	for (unsigned i = 0; i < p->nitems && i < PLACE_MAX_ITEMS; i++)
 		one_item(f, &p->item[i]);
 	if (p->rand_note[0]) {
