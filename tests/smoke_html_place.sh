@@ -1,3 +1,4 @@
+# run-all: check (see tests/run-all.sh)
 # smoke_html_place.sh — "Among published results" (#43) outside the unit
 # test's strings: the hand-made placement of tests/test_render_place.c
 # (written out by its render_place_dump test) as a report's JSON validates
