@@ -33,14 +33,6 @@ int render_html(FILE *f, const struct bench_report *rep, const struct bench_plan
 /* --format prom: Prometheus text exposition (prom.c). Returns 0, or -1 on a write error. */
 int render_prom(FILE *f, const struct bench_report *rep, const struct bench_plan *plan);
 
-/* Among published results (#43): struct place_result / place_pop in every format. */
-void render_place_text(FILE *f, const struct place_result *p);            /* the "Among published results" section */
-char *render_place_json(const struct place_result *p, const char *report_path, const char *profile); /* the whole `vpsbench place --format json` document */
-int render_place_prom(FILE *f, const struct place_result *p);
-int render_place_html(FILE *f, const struct place_result *p, const char *title);  /* a whole page */
-void render_population_text(FILE *f, const struct place_pop *pop);
-char *render_population_json(const struct place_pop *pop);
-
 /* True when the section of module id belongs in the report. */
 bool render_section_ran(const struct bench_report *rep, int id);
 
@@ -86,6 +78,20 @@ void text_compare(FILE *f, const struct compare_result *c, const struct render_s
 char *json_compare(const struct compare_result *c);
 char *json_thresholds(const struct grade_table *t);
 
+/* Among published results (grade/place.h): the "Among published results"
+ * section of the text report; `vpsbench place`'s prom gauges (-1 with errno
+ * on a write error) and its whole HTML page; the population under a filter. */
+void render_place_text(FILE *f, const struct place_result *p);
+int render_place_prom(FILE *f, const struct place_result *p);
+int render_place_html(FILE *f, const struct place_result *p, const char *title);
+void render_population_text(FILE *f, const struct place_pop *pop);
+/* malloc'd JSON strings, NULL without cJSON or memory: the whole `vpsbench
+ * place --format json` document ("vpsbench.placement/1"), the population's
+ * ("vpsbench.population/1") */
+char *render_place_json(const struct place_result *p, const char *report_path,
+			const char *profile);
+char *render_population_json(const struct place_pop *pop);
+
 /* "web-1, dc=fra1" (labels_text.c); "" when no label was given. */
 void labels_join(char *buf, size_t n, const struct bench_labels *l);
 
@@ -118,11 +124,12 @@ cJSON *json_fsync(const struct bench_report *rep);
 cJSON *json_cache(const struct bench_report *rep);
 cJSON *json_cpu(const struct bench_report *rep);
 cJSON *json_net(const struct bench_report *rep);
-cJSON *json_place(const struct place_result *p);                         /* the "placement" object (render/json/json_place.c) */
 /* yabs's "iperf" array from the net section (yabs_net.c); 0, or -1 on no memory. */
 int yabs_add_iperf(cJSON *root, const struct bench_report *rep);
 /* "label": NAME and "labels": {key: value} when given (json_labels.c); -1 on no memory. */
 int json_add_labels(cJSON *root, const struct bench_labels *l);
+/* The "placement" object (json_place.c); NULL on no memory. */
+cJSON *json_place(const struct place_result *p);
 /* Adds "grades", "fit_rules", "requirements" and "metrics" to the report root. */
 void json_add_grades(cJSON *root, const struct grade_result *g);
 /* "verdict" (text, health status, fit-for answers, weak resource) and "health" (json_health.c). */
