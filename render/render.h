@@ -56,6 +56,8 @@ void html_health(FILE *f, const struct bench_report *rep);
 void html_cache(FILE *f, const struct bench_report *rep);
 /* --html: the fdatasync section (html_fsync.c). */
 void html_fsync(FILE *f, const struct bench_report *rep);
+/* --html: the "Among published results" section of a report page (html_place.c). */
+void html_place(FILE *f, const struct place_result *p);
 void text_memory(FILE *f, const struct bench_report *rep, const struct render_style *st);
 void text_net(FILE *f, const struct bench_report *rep, const struct render_style *st);
 /* bits/s as iperf3 prints them: "938 Mbits/sec", "1.61 Gbits/sec" (net_fmt.c). */
