@@ -202,6 +202,9 @@ void place_cpu_why(char *why, size_t n, struct mdbl eps, bool complete, bool dis
 /* The seq write: the first dir's pass done, else why (its reason, the module's, its status). */
 void place_seq_why(char *why, size_t n, bool done, const char *status, const char *dir_reason,
 		   const char *mod_reason);
+/* A disk figure of storage that is not graded as a disk's (memory-backed, cached,
+ * network): why names the class and what decided it; graded: why untouched. */
+void place_storage_why(char *why, size_t n, bool graded, const char *cls, const char *reason);
 /* One iperf3 direction: measured and plausible, else why. */
 void place_net_why(char *why, size_t n, struct mdbl bps, bool implausible, const char *reason,
 		   const char *row_reason, const char *status);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/plan.h"
+#include "core/storage.h"
 #include "grade/place.h"
 #include "report/report.h"
 
@@ -50,6 +51,14 @@ void place_fio_why(char *why, size_t n, bool ok, const char *status, const char 
 			 "foreign I/O during the pass");
 	else
 		why[0] = '\0';
+}
+
+void place_storage_why(char *why, size_t n, bool graded, const char *cls, const char *reason)
+{
+	if (graded || why[0])
+		return;
+	snprintf(why, n, "%.16s storage, not a disk's figure%s%.64s%s", cls,
+		 reason && *reason ? " (" : "", reason ? reason : "", reason && *reason ? ")" : "");
 }
 
 void place_cpu_why(char *why, size_t n, struct mdbl eps, bool complete, bool disturbed,
@@ -136,6 +145,9 @@ static void rand_input(const struct rand_result *rr, struct place_input *in)
 		place_fio_why(x->why, sizeof(x->why), p->status == BENCH_OK,
 			      bench_status_name(p->status), p->reason, p->direct, p->direct_reason,
 			      p->dist.disturbed, p->dist.why);
+		if (p->status == BENCH_OK)
+			place_storage_why(x->why, sizeof(x->why), storage_class_graded(p->storage.cls),
+					  storage_class_name(p->storage.cls), p->storage.why);
 	}
 }
 
@@ -176,6 +188,8 @@ static void seq_input(const struct bench_report *rep, struct place_input *in)
 	in->seq_direct = d->direct == MB_TRUE;
 	place_seq_why(in->why_dd, sizeof(in->why_dd), d->status == SEQ_DONE,
 		      seq_pass_status_name(d->status), d->reason, rep->outcome[MOD_seq].reason);
+	place_storage_why(in->why_dd, sizeof(in->why_dd), storage_class_graded(d->storage.cls),
+			  storage_class_name(d->storage.cls), d->storage.why);
 }
 
 static void net_input(const struct bench_report *rep, struct place_input *in)

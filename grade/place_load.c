@@ -54,6 +54,15 @@ static bool module_ran(const cJSON *root, const char *name, const char **reason)
 	return m && strcmp(str_of(m, "status"), "not_run") != 0;
 }
 
+/* "storage": {"class", "graded", "reason"}; a report without it: graded. */
+static void storage_why(const cJSON *o, char *why, size_t n)
+{
+	const cJSON *st = key(o, "storage");
+
+	place_storage_why(why, n, !cJSON_IsFalse(key(st, "graded")), str_of(st, "class"),
+			  str_of(st, "reason"));
+}
+
 static void rand_input(const cJSON *root, struct place_input *in)
 {
 	const cJSON *passes = key(key(root, "rand"), "passes"), *p;
@@ -108,6 +117,8 @@ static void rand_input(const cJSON *root, struct place_input *in)
 		place_fio_why(x->why, sizeof(x->why), ok, str_of(p, "status"), str_of(p, "reason"),
 			      bool_of(p, "direct"), str_of(p, "direct_reason"),
 			      bool_of(dist, "disturbed"), str_of(dist, "why"));
+		if (ok)
+			storage_why(p, x->why, sizeof(x->why));
 	}
 }
 
@@ -154,6 +165,7 @@ static void seq_input(const cJSON *root, struct place_input *in)
 	in->seq_direct = direct;
 	place_seq_why(in->why_dd, sizeof(in->why_dd), !strcmp(str_of(s, "status"), "ok"),
 		      str_of(s, "status"), str_of(s, "reason"), reason);
+	storage_why(s, in->why_dd, sizeof(in->why_dd));
 }
 
 static void net_input(const cJSON *root, struct place_input *in)

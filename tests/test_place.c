@@ -704,6 +704,11 @@ static void fill_report(struct bench_report *rep, struct bench_plan *plan, const
 	rep->rand.pass[2].direct = false;
 	snprintf(rep->rand.pass[2].direct_reason, sizeof(rep->rand.pass[2].direct_reason),
 		 "O_DIRECT refused (EINVAL)");
+	/* the 1m pass ran on memory-backed storage: not a disk's figure */
+	rep->rand.pass[3].storage.cls = STORAGE_MEMORY;
+	snprintf(rep->rand.pass[3].storage.why, sizeof(rep->rand.pass[3].storage.why),
+		 "tmpfs: in RAM");
+	rep->rand.pass[0].storage.cls = STORAGE_DEVICE;
 	rep->cpu.max_prime = 10000;
 	rep->cpu.single.threads = 1;
 	rep->cpu.single.eps = mdbl_of(1234.567891);
@@ -784,6 +789,7 @@ TH_TEST(place_input_run_and_json_agree)
 	TH_NEAR(a.fio[0].mbps.v, (2000.3333333 * 65536) / 1024 / 1000, 1e-9);
 	TH_EQ_STR(a.fio[0].why, "");
 	TH_EQ_STR(a.fio[2].why, "buffered: O_DIRECT refused (EINVAL)");
+	TH_EQ_STR(a.fio[3].why, "memory-backed storage, not a disk's figure (tmpfs: in RAM)");
 	TH_EQ_STR(a.rand_other, "randrw 75/25, 4k, qd64");
 	TH_NEAR(a.cpu_1t.v, 1234.567891, 0);
 	TH_EQ_STR(a.why_1t, "");
