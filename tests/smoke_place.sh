@@ -2,13 +2,22 @@
 # smoke_place.sh — placement of a run and of its saved report (#43): a short
 # --profile yabs run's "Among published results" section and "placement"
 # object equal what `vpsbench place` makes of the report it saved; a
-# default-profile report gets the rand note and no fio items; bad input
+# default-profile report gets the rand note and no fio items; iperf3 rows
+# against a fake server on 127.0.0.1 named as a published one are placed
+# among that server's rows (4 streams are not); bad input
 # gives one line naming the file (exit 1) or the option (exit 2; a run's
 # bad --place-* value exits 1 before anything runs); the population
 # document has its schema and the tables' counts.
 . tests/lib.sh
 tmp=$(t_tmpdir)
-trap 'rm -rf "$tmp"' EXIT
+T=$tmp PIDS=""
+cleanup() {
+	local p
+	for p in $PIDS; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+. tests/helpers/fake_iperf3.sh
 
 # $1 name, $2 expected exit, $3 grep -E pattern of the one stderr line; the rest: the command
 one_line() {
@@ -97,6 +106,37 @@ assert p["rand_note"].startswith("the rand passes (randrw 75/25, 4k, qd64"), p["
 assert p["rand_note"].endswith("run --profile yabs to place them"), p["rand_note"]
 PY
 ); then t_ok default_profile_rand_note; else t_fail default_profile_rand_note "$out"; fi
+
+# iperf3 rows against a fake server on 127.0.0.1 named as a published one: each
+# direction placed among that server's IPv4 rows (the receiver's Mbit/s); 4
+# streams are not yabs's -P 8
+fake net ok
+wait_fake net
+for streams in 8 4; do
+	timeout 120 "$VPSBENCH" --only net --net --net-time 1 --net-streams $streams --quiet \
+		--net-server "127.0.0.1:$(cat "$tmp/net.port"),Clouvider,London, UK (10G)" \
+		--output "$tmp/net$streams.json" > /dev/null 2> "$tmp/net$streams.err"
+	"$VPSBENCH" place "$tmp/net$streams.json" --format json > "$tmp/net$streams.place.json" 2>&1
+done
+if out=$(python3 - "$tmp/net8.json" "$tmp/net8.place.json" "$tmp/net4.place.json" 2>&1 <<'PY'
+import json, sys
+rep = json.load(open(sys.argv[1]))
+a, b = rep["placement"], json.load(open(sys.argv[2]))["placement"]
+c = json.load(open(sys.argv[3]))["placement"]
+row = rep["net"]["servers"][0]
+assert [i["label"] for i in b["items"]] == ["Clouvider London, UK (10G) IPv4 send",
+                                            "Clouvider London, UK (10G) IPv4 recv"], b["items"]
+for i, d in zip(b["items"], ("send", "recv")):
+    want = row[d]["bits_per_second"] / 1e6
+    assert abs(i["value"] - want) <= 1e-9 * want, (i["value"], want)
+    assert i["placed"] and i["n"] >= 20 and i["server"] == "Clouvider", i
+    assert i["family"] == "IPv4" and i["location"] == "London, UK (10G)", i
+for x, y in zip(a["items"], b["items"]):
+    assert x["n"] == y["n"] and x["below"] == y["below"] and x["percentile"] == y["percentile"]
+for i in c["items"]:
+    assert not i["placed"] and i["why"] == "4 streams; yabs's iperf3 runs -P 8 (--net-streams 8)", i
+PY
+); then t_ok net_rows_placed; else t_fail net_rows_placed "$out $(tail -2 "$tmp/net8.err")"; fi
 
 # bad input
 one_line missing_file 1 "^vpsbench: place: $tmp/none.json: cannot open: No such file" \
