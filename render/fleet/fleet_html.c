@@ -2,7 +2,9 @@
  * fleet_html.c — `vpsbench fleet --format html`: one self-contained page
  * in the report's style, a strip chart per metric (every node a dot, the
  * fleet's median and p10/p90 as lines, outliers in the warning colour)
- * and the ranked table.
+ * and the ranked table, with a published-results column per placed
+ * figure ("p38 (n 339)"; "—" with the reason as its title when not
+ * placed) and the filter and caveat stated above it.
  */
 #include <math.h>
 #include <stdio.h>
@@ -82,6 +84,28 @@ static void num_cell(FILE *f, bool has, double v, bool outlier)
 	fprintf(f, "<td class=\"n%s\">%s%s</td>", outlier ? " t0" : "", num, outlier ? "*" : "");
 }
 
+static const char *ordinal(long n)
+{
+	if (n % 100 >= 11 && n % 100 <= 13)
+		return "th";
+	return n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+}
+
+static void place_cell(FILE *f, const struct fleet_place_cell *pc)
+{
+	long p;
+
+	if (!pc->placed) {
+		fputs("<td class=\"n\" title=\"not placed: ", f);
+		html_esc(f, pc->why);
+		fputs("\">—</td>", f);
+		return;
+	}
+	p = lround(pc->pct);
+	fprintf(f, "<td class=\"n\" title=\"at the %ld%s percentile of %u published results\">"
+		"p%ld <span class=\"note\">(n %u)</span></td>", p, ordinal(p), pc->n, p, pc->n);
+}
+
 static void table(FILE *f, const struct fleet *fl)
 {
 	static const char *const stat_names[3] = { "median", "p10", "p90" };
@@ -89,8 +113,14 @@ static void table(FILE *f, const struct fleet *fl)
 	fputs("<div class=\"scroll\"><table>\n<tr><th>node</th><th>status</th>", f);
 	for (unsigned m = 0; m < fl->nmetric; m++)
 		if (fl->metric[m].shown) {
-			fputs("<th>", f);
+			fputs("<th class=\"n\">", f);
 			html_esc(f, fl->metric[m].name);
+			fputs("</th>", f);
+		}
+	for (unsigned c = 0; c < FLEET_PLACE_COLS; c++)
+		if (fl->place_shown[c]) {
+			fputs("<th class=\"n\">", f);
+			html_esc(f, fleet_place_cols[c].header);
 			fputs("</th>", f);
 		}
 	fputs("</tr>\n", f);
@@ -109,6 +139,9 @@ static void table(FILE *f, const struct fleet *fl)
 		for (unsigned m = 0; m < fl->nmetric; m++)
 			if (fl->metric[m].shown)
 				num_cell(f, nd->has[m], nd->v[m], nd->outlier[m]);
+		for (unsigned c = 0; c < FLEET_PLACE_COLS; c++)
+			if (fl->place_shown[c])
+				place_cell(f, &nd->place[c]);
 		fputs("</tr>\n", f);
 	}
 	for (int k = 0; k < 3; k++) {
@@ -119,7 +152,7 @@ static void table(FILE *f, const struct fleet *fl)
 			if (fm->shown)
 				num_cell(f, fm->n > 0, k == 0 ? fm->median : k == 1 ? fm->p10 : fm->p90, false);
 		}
-		fputs("</tr>\n", f);
+		fputs("</tr>\n", f); /* the pub% columns, last, have no fleet row */
 	}
 	fputs("</table></div>\n", f);
 }
@@ -197,6 +230,18 @@ int fleet_html(FILE *f, const struct fleet *fl)
 				html_esc(f, fl->metric[m].name);
 			}
 		fputs("</p>\n", f);
+	}
+	if (fl->placed_any) {
+		bool any = false;
+
+		for (unsigned c = 0; c < FLEET_PLACE_COLS; c++)
+			any |= fl->place_shown[c];
+		fputs("<p class=\"note\">pub%: among published results: ", f);
+		html_esc(f, fl->place_filter_text);
+		fputs(any ? "; a best-case sample: see data/published/README.md. p38 (n 339): at the "
+		      "38th percentile of 339 published results; —: not placed (the cell's title says "
+		      "why).</p>\n" : "; a best-case sample: see data/published/README.md. No node's "
+		      "figure could be placed.</p>\n", f);
 	}
 	fputs("<h2>Nodes, worst first</h2>\n", f);
 	table(f, fl);
