@@ -52,6 +52,17 @@ void fleet_place_node(struct fleet_node *nd, const struct place_result *r)
 	}
 }
 
+long fleet_place_pct_shown(double pct)
+{
+	long p = lround(pct);
+
+	if (p >= 100 && pct < 100)
+		return 99;
+	if (p <= 0 && pct > 0)
+		return 1;
+	return p;
+}
+
 int fleet_add(struct fleet *f, const struct fleet_node *node)
 {
 	if (f->n == f->cap) {

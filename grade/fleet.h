@@ -119,6 +119,10 @@ int fleet_load(struct fleet *f, const char *const *paths, unsigned npaths,
  * measured"). */
 void fleet_place_node(struct fleet_node *nd, const struct place_result *r);
 
+/* The percentile as text and HTML print it ("p38"): rounded, but 0 and
+ * 100 only for a figure below or above every published one (99.85 is 99). */
+long fleet_place_pct_shown(double pct);
+
 /* Appends a copy of node (tests, fleet_load). -1 on no memory. */
 int fleet_add(struct fleet *f, const struct fleet_node *node);
 

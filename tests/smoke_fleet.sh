@@ -208,6 +208,9 @@ rows = list(csv.DictReader(open(sys.argv[3], newline=""))); h = open(sys.argv[4]
 cols = [c["key"] for c in j["published"]["columns"]]
 heads = [c["header"] for c in j["published"]["columns"]]
 ftext = j["published"]["filter"]["text"]
+def shown(p):  # rounded, but p0 and p100 only below or above every published figure
+    r = int(p + 0.5)
+    return 99 if r >= 100 and p < 100 else 1 if r <= 0 and p > 0 else r
 bad = []
 if txt.count(ftext) != 1 or txt.count("a best-case sample: see data/published/README.md") != 1:
     bad.append("text: the filter and caveat once")
@@ -219,7 +222,7 @@ if [x for x in heads if x not in hdr]:
 for n in j["nodes"]:
     line = next(l for l in txt.splitlines() if l.startswith(" %s " % n["label"]))
     cells = re.findall(r"p(\d+) \(n (\d+)\)|—", line)
-    want = [("%.0f" % n["published"][k]["percentile"], str(n["published"][k]["n"]))
+    want = [(str(shown(n["published"][k]["percentile"])), str(n["published"][k]["n"]))
             if n["published"][k]["percentile"] is not None else ("", "") for k in cols]
     if cells != want:
         bad.append("text %s: %s != %s" % (n["label"], cells, want))

@@ -272,3 +272,14 @@ TH_TEST(fleet_place_cells_from_result)
 		TH_CHECK(f.place_shown[c] == (c == 3));
 	fleet_free(&f);
 }
+
+/* p0 and p100 say "below / above every published figure": only then. */
+TH_TEST(fleet_place_pct_shown_ends)
+{
+	TH_EQ_INT(fleet_place_pct_shown(0), 0);
+	TH_EQ_INT(fleet_place_pct_shown(0.15), 1);
+	TH_EQ_INT(fleet_place_pct_shown(38.2), 38);
+	TH_EQ_INT(fleet_place_pct_shown(38.5), 39);
+	TH_EQ_INT(fleet_place_pct_shown(99.85), 99);
+	TH_EQ_INT(fleet_place_pct_shown(100), 100);
+}

@@ -101,7 +101,7 @@ static void place_cell(FILE *f, const struct fleet_place_cell *pc)
 		fputs("\">—</td>", f);
 		return;
 	}
-	p = lround(pc->pct);
+	p = fleet_place_pct_shown(pc->pct);
 	fprintf(f, "<td class=\"n\" title=\"at the %ld%s percentile of %u published results\">"
 		"p%ld <span class=\"note\">(n %u)</span></td>", p, ordinal(p), pc->n, p, pc->n);
 }

@@ -60,7 +60,7 @@ static void place_cell(FILE *f, unsigned c, const struct fleet_place_cell *pc)
 		fprintf(f, "  %*s—", w - 1, "");
 		return;
 	}
-	snprintf(out, sizeof(out), "p%.0f (n %u)", pc->pct, pc->n);
+	snprintf(out, sizeof(out), "p%ld (n %u)", fleet_place_pct_shown(pc->pct), pc->n);
 	fprintf(f, "  %*s", w, out);
 }
 
