@@ -63,6 +63,22 @@ long fleet_place_pct_shown(double pct)
 	return p;
 }
 
+const char *fleet_ordinal(long n)
+{
+	if (n % 100 >= 11 && n % 100 <= 13)
+		return "th";
+	return n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+}
+
+const struct fleet_place_cell *fleet_place_example(const struct fleet *f)
+{
+	for (unsigned i = 0; i < f->n; i++)
+		for (unsigned c = 0; c < FLEET_PLACE_COLS; c++)
+			if (f->node[i].place[c].placed)
+				return &f->node[i].place[c];
+	return NULL;
+}
+
 int fleet_add(struct fleet *f, const struct fleet_node *node)
 {
 	if (f->n == f->cap) {

@@ -122,6 +122,11 @@ void fleet_place_node(struct fleet_node *nd, const struct place_result *r);
 /* The percentile as text and HTML print it ("p38"): rounded, but 0 and
  * 100 only for a figure below or above every published one (99.85 is 99). */
 long fleet_place_pct_shown(double pct);
+/* "st", "nd", "rd" or "th": "the 38th percentile". */
+const char *fleet_ordinal(long n);
+/* The first placed cell, worst-first node order, column order: the
+ * example the legend reads out; NULL when none. */
+const struct fleet_place_cell *fleet_place_example(const struct fleet *f);
 
 /* Appends a copy of node (tests, fleet_load). -1 on no memory. */
 int fleet_add(struct fleet *f, const struct fleet_node *node);

@@ -23,6 +23,7 @@ if [ "${VPSBENCH_UPDATE_GOLDEN:-}" = 1 ]; then
 	"$VPSBENCH" fleet $F --format csv >$G/fleet.csv 2>/dev/null
 	"$VPSBENCH" fleet $F/a.json $F/b.json $F/c.json $F/d.json $F/e.json \
 		--require 'rand_iops>=20000,lat_p99_ms<=5' >$G/fleet-require.txt 2>&1
+	"$VPSBENCH" fleet $F/place $F/a.json >$G/fleet-place.txt 2>/dev/null
 	echo "goldens rewritten: git diff $G"
 fi
 "$VPSBENCH" fleet $F >"$tmp/f.txt" 2>"$tmp/f.err"; rc=$?
@@ -127,6 +128,8 @@ PY
 # (--size 64M --runtime 1s --only sysinfo,rand,cpu,seq); a.json: a
 # default-profile node with no module sections, placed on nothing.
 P=$F/place/lon1-01.json
+"$VPSBENCH" fleet $F/place $F/a.json >"$tmp/pg.txt" 2>/dev/null; rc=$?
+if [ $rc -eq 0 ] && diff -u $G/fleet-place.txt "$tmp/pg.txt"; then t_ok "pub% columns: golden text (fleet-place.txt)"; else t_fail "fleet-place golden" "rc=$rc"; fi
 "$VPSBENCH" fleet $P $F/a.json --format json >"$tmp/p.json" 2>"$tmp/p.err"; rc=$?
 python3 - "$tmp/p.json" "$P" data/published <<'PY' && [ $rc -eq 0 ] && t_ok "pub%: lon1-01's 4k IOPS and 1m MB/s percentiles equal ones computed from the CSV" || t_fail "pub% from the CSV" "rc=$rc $(cat "$tmp/p.err")"
 import csv, json, sys
@@ -245,6 +248,11 @@ for n in j["nodes"]:
     hc = re.findall(r'<td class="n" title="[^"]*">(?:p(\d+) <span class="note">\(n (\d+)\)</span>|—)</td>', tr)
     if hc != want:
         bad.append("html %s: %s != %s" % (n["label"], hc, want))
+# the legend reads out the first placed cell (nodes in order, columns in order)
+ex = next(n["published"][k] for n in j["nodes"] for k in cols if n["published"][k]["percentile"] is not None)
+leg = "p%d (n %d): at the %d" % (shown(ex["percentile"]), ex["n"], shown(ex["percentile"]))
+if leg not in txt or leg not in h:
+    bad.append("legend: no %r" % leg)
 for x in heads:
     if '<th class="n">%s</th>' % x.replace("&", "&amp;") not in h:
         bad.append("html header " + x)

@@ -282,4 +282,13 @@ TH_TEST(fleet_place_pct_shown_ends)
 	TH_EQ_INT(fleet_place_pct_shown(38.5), 39);
 	TH_EQ_INT(fleet_place_pct_shown(99.85), 99);
 	TH_EQ_INT(fleet_place_pct_shown(100), 100);
+	TH_EQ_STR(fleet_ordinal(1), "st");
+	TH_EQ_STR(fleet_ordinal(2), "nd");
+	TH_EQ_STR(fleet_ordinal(3), "rd");
+	TH_EQ_STR(fleet_ordinal(11), "th");
+	TH_EQ_STR(fleet_ordinal(12), "th");
+	TH_EQ_STR(fleet_ordinal(13), "th");
+	TH_EQ_STR(fleet_ordinal(22), "nd");
+	TH_EQ_STR(fleet_ordinal(38), "th");
+	TH_EQ_STR(fleet_ordinal(100), "th");
 }

@@ -84,13 +84,6 @@ static void num_cell(FILE *f, bool has, double v, bool outlier)
 	fprintf(f, "<td class=\"n%s\">%s%s</td>", outlier ? " t0" : "", num, outlier ? "*" : "");
 }
 
-static const char *ordinal(long n)
-{
-	if (n % 100 >= 11 && n % 100 <= 13)
-		return "th";
-	return n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
-}
-
 static void place_cell(FILE *f, const struct fleet_place_cell *pc)
 {
 	long p;
@@ -103,7 +96,7 @@ static void place_cell(FILE *f, const struct fleet_place_cell *pc)
 	}
 	p = fleet_place_pct_shown(pc->pct);
 	fprintf(f, "<td class=\"n\" title=\"at the %ld%s percentile of %u published results\">"
-		"p%ld <span class=\"note\">(n %u)</span></td>", p, ordinal(p), pc->n, p, pc->n);
+		"p%ld <span class=\"note\">(n %u)</span></td>", p, fleet_ordinal(p), pc->n, p, pc->n);
 }
 
 static void table(FILE *f, const struct fleet *fl)
@@ -232,16 +225,20 @@ int fleet_html(FILE *f, const struct fleet *fl)
 		fputs("</p>\n", f);
 	}
 	if (fl->placed_any) {
-		bool any = false;
+		const struct fleet_place_cell *ex = fleet_place_example(fl);
 
-		for (unsigned c = 0; c < FLEET_PLACE_COLS; c++)
-			any |= fl->place_shown[c];
 		fputs("<p class=\"note\">pub%: among published results: ", f);
 		html_esc(f, fl->place_filter_text);
-		fputs(any ? "; a best-case sample: see data/published/README.md. p38 (n 339): at the "
-		      "38th percentile of 339 published results; —: not placed (the cell's title says "
-		      "why).</p>\n" : "; a best-case sample: see data/published/README.md. No node's "
-		      "figure could be placed.</p>\n", f);
+		fputs("; a best-case sample: see data/published/README.md. ", f);
+		if (ex) {
+			long p = fleet_place_pct_shown(ex->pct);
+
+			fprintf(f, "p%ld (n %u): at the %ld%s percentile of %u published results; —: not "
+				"placed (the cell's title says why).</p>\n", p, ex->n, p, fleet_ordinal(p),
+				ex->n);
+		} else {
+			fputs("No node's figure could be placed.</p>\n", f);
+		}
 	}
 	fputs("<h2>Nodes, worst first</h2>\n", f);
 	table(f, fl);

@@ -67,19 +67,20 @@ static void place_cell(FILE *f, unsigned c, const struct fleet_place_cell *pc)
 /* The filter and the caveat, once: what the pub% columns are among. */
 static void place_lines(FILE *f, const struct fleet *fl)
 {
-	bool any = false;
+	const struct fleet_place_cell *ex = fleet_place_example(fl);
+	long p;
 
 	if (!fl->placed_any)
 		return;
-	for (unsigned c = 0; c < FLEET_PLACE_COLS; c++)
-		any |= fl->place_shown[c];
 	fprintf(f, " pub%%: among published results: %s\n"
 		"       a best-case sample: see data/published/README.md\n", fl->place_filter_text);
-	if (any)
-		fputs("       p38 (n 339): at the 38th percentile of 339 published results; "
-		      "—: not placed (why: --format json)\n", f);
-	else
+	if (!ex) {
 		fputs("       no node's figure could be placed (why: --format json)\n", f);
+	} else {
+		p = fleet_place_pct_shown(ex->pct);
+		fprintf(f, "       p%ld (n %u): at the %ld%s percentile of %u published results; "
+			"—: not placed (why: --format json)\n", p, ex->n, p, fleet_ordinal(p), ex->n);
+	}
 	fputc('\n', f);
 }
 
