@@ -237,7 +237,8 @@ static void filters_under_test(struct place_filter fs[6])
 	place_filter_arg(&fs[1], "place-kind", "any", err, sizeof(err));
 	place_filter_arg(&fs[2], "place-kind", "dedicated", err, sizeof(err));
 	place_filter_arg(&fs[3], "place-vcpus", "2-4", err, sizeof(err));
-	place_filter_arg(&fs[4], "place-years", "2022-2024", err, sizeof(err));
+	/* from 2000: an undated run (year 0) must still be left out */
+	place_filter_arg(&fs[4], "place-years", "2000-2023", err, sizeof(err));
 	place_filter_arg(&fs[5], "place-per-machine", NULL, err, sizeof(err));
 	place_filter_arg(&fs[5], "place-include-cached", NULL, err, sizeof(err));
 	place_filter_arg(&fs[5], "place-kind", "any", err, sizeof(err));
@@ -351,7 +352,7 @@ static void yabs_input(struct place_input *in)
 		in->fio[i].bs = bs[i];
 		in->fio[i].iops = mdbl_of(50000.0 / (i + 1));
 		in->fio[i].mbps = mdbl_of(400.0 + i);
-		in->fio[i].runtime_ms = 30000;
+		in->fio[i].runtime_ms = 30000 + 150 * (unsigned)i;  /* measured: 30.45 s is 30 s */
 		in->fio[i].size_bytes = 2ull << 30;
 	}
 	in->cpu_ran = true;
@@ -517,6 +518,20 @@ TH_TEST(place_compute_min_n)
 	TH_EQ_INT(it->n, 0);
 	TH_CHECK(isnan(it->pct));
 	TH_CHECK(it->value.ok);     /* the figure is still shown */
+	/* the boundary: n rows place with minimum n, not with n + 1 */
+	place_filter_default(&f);
+	f.min_n = count_rows(t, &f, NULL, NULL, NULL);
+	place_compute(&in, &f, &r);
+	it = item_of(&r, PLACE_M_FIO_IOPS, 4096);
+	TH_CHECK(it && it->placed && it->n == f.min_n);
+	f.min_n++;
+	place_compute(&in, &f, &r);
+	it = item_of(&r, PLACE_M_FIO_IOPS, 4096);
+	TH_CHECK(it && !it->placed);
+	snprintf(why, sizeof(why), "%u published rows match the filter (minimum %u)",
+		 f.min_n - 1, f.min_n);
+	if (it)
+		TH_EQ_STR(it->why, why);
 	/* a filter no row passes */
 	place_filter_default(&f);
 	f.year_lo = f.year_hi = 2099;
@@ -597,7 +612,7 @@ TH_TEST(place_compute_workload_differs)
 	/* a short yabs pass: placed, with the note */
 	yabs_input(&in);
 	for (int i = 0; i < 4; i++) {
-		in.fio[i].runtime_ms = 5000;
+		in.fio[i].runtime_ms = i == 1 ? 5049 : 5000;   /* measured: 5.049 s is 5 s */
 		in.fio[i].size_bytes = 512ull << 20;
 	}
 	snprintf(in.fio[0].why, sizeof(in.fio[0].why), "buffered: O_DIRECT refused");
@@ -618,6 +633,7 @@ TH_TEST(place_compute_workload_differs)
 	yabs_input(&in);
 	in.nnet = 1;
 	snprintf(in.net[0].server, sizeof(in.net[0].server), "Nowhere");
+	in.net[0].location[0] = '\0';
 	place_compute(&in, &f, &r);
 	TH_CHECK(!r.item[11].placed);
 	TH_EQ_STR(r.item[11].why, "no published rows for this server and family");
