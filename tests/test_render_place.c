@@ -243,11 +243,12 @@ TH_TEST(render_place_text_when)
 	s = to_mem(render_place_text, p);
 	TH_CHECK(s && s[0] == '\0');
 	free(s);
+	/* `vpsbench place` of a report with nothing placeable says so */
 	hand_result(p);
 	p->nitems = 0;
 	p->rand_note[0] = '\0';
 	s = to_mem(render_place_text, p);
-	TH_CHECK(s && s[0] == '\0');
+	TH_CHECK(s && strstr(s, "Among published results") && strstr(s, "\n nothing to place: "));
 	free(s);
 	/* the rand note alone is worth the section */
 	hand_result(p);
@@ -291,6 +292,20 @@ TH_TEST(render_place_in_report)
 	TH_CHECK(buf && strstr(buf, "Among published results") &&
 		 strstr(buf, "at the 38th percentile of 339"));
 	free(buf);
+	/* placement ran, nothing to show: no section in the report */
+	rep->place.nitems = 0;
+	rep->place.rand_note[0] = '\0';
+	buf = NULL;
+	f = open_memstream(&buf, &n);
+	if (!f) {
+		free(rep);
+		return;
+	}
+	render_text(f, rep, &plan, &st);
+	fclose(f);
+	TH_CHECK(buf && !strstr(buf, "Among published results"));
+	free(buf);
+	hand_result(&rep->place);
 #ifdef HAVE_CJSON
 	buf = render_json(rep, &plan);
 	{

@@ -8,6 +8,8 @@
  * rank in words: "▲ at the 38th percentile of 339 published results
  * (2020–2026)". A value equal to a quantile is marked after it. Numbers
  * are in the published unit, IOPS and anything from 10000 with "k".
+ * The report shows the section only when something was placed or a note
+ * says why not (text.c); `vpsbench place` shows it always.
  */
 #include <math.h>
 #include <stdio.h>
@@ -170,11 +172,14 @@ void render_place_text(FILE *f, const struct place_result *p)
 	const struct render_style st = { .color = false };
 	char line[256];
 
-	if (!p->ran || (!p->nitems && !p->rand_note[0]))
+	if (!p->ran)
 		return;
 	text_heading(f, &st, "Among published results");
 	snprintf(line, sizeof(line), "%s; %s", p->filter_text, CAVEAT);
 	wrap(f, 0, line);
+	if (!p->nitems && !p->rand_note[0])
+		wrap(f, 0, "nothing to place: no figure of a published workload (yabs's fio, sysbench's "
+			   "prime events, dd's write, iperf3) was measured");
 	for (unsigned i = 0; i < p->nitems && i < PLACE_MAX_ITEMS; i++)
 		one_item(f, &p->item[i]);
 	if (p->rand_note[0])
