@@ -579,7 +579,7 @@ TH_TEST(render_place_html_marker)
 	want = 20 + 380 * (log(95) - log(88)) / (log(9400) - log(88));
 	TH_NEAR(attr_after(at, "class=\"pl-whisker\"", "x1"), want, 0.051);
 	/* not placed: why, no strip */
-	TH_CHECK(strstr(s, "not placed: 12 published rows match the filter (minimum 20)") != NULL);
+	TH_CHECK(strstr(s, "this VPS 1234 MB/s; not placed: 12 published rows match the filter (minimum 20)") != NULL);
 	TH_CHECK(strstr(s, "aria-label=\"1m total MB/s") == NULL);
 	TH_CHECK(strstr(s, "<script") == NULL && strstr(s, "http") == NULL);
 	free(s);

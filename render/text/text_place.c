@@ -195,7 +195,7 @@ static void bs_name(char *buf, size_t n, uint32_t bs)
 		snprintf(buf, n, "%uk", bs >> 10);
 }
 
-/* A published table in words, with its unit: "4k total IOPS", "sysbench 1 thread events/s". */
+/* A published table in words, with its unit: "4k total IOPS", "1 thread events/s" (sysbench). */
 static void table_label(char *buf, size_t n, const struct pub_table *t)
 {
 	char bs[16];
@@ -208,9 +208,9 @@ static void table_label(char *buf, size_t n, const struct pub_table *t)
 			 t->family ? t->family : "", strcmp(t->metric, PLACE_M_NET_RECV) ? "send" : "recv",
 			 t->unit);
 	} else if (strcmp(t->metric, PLACE_M_CPU_1T) == 0) {
-		snprintf(buf, n, "sysbench 1 thread %s", t->unit);
+		snprintf(buf, n, "1 thread %s", t->unit);
 	} else if (strcmp(t->metric, PLACE_M_CPU_ALL) == 0) {
-		snprintf(buf, n, "sysbench all threads %s", t->unit);
+		snprintf(buf, n, "all threads %s", t->unit);
 	} else if (strcmp(t->metric, PLACE_M_DD) == 0) {
 		snprintf(buf, n, "dd write %s", t->unit);
 	} else {
