@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cmd/fleet_cmd.h"
+#include "cmd/place_cmd.h"
 #include "cmd/watch/watch_cmd.h"
 #include "grade/compare.h"
 #include "grade/grade.h"
@@ -398,6 +399,8 @@ int main(int argc, char **argv)
 	static struct bench_report rep;
 	static struct grade_table table;
 	static struct bench_live live;
+	static struct place_input place_in;
+	struct place_filter place_f;
 	struct requirement reqs[REQUIRE_MAX];
 	unsigned nreq = 0;
 	struct metric_set metrics;
@@ -412,6 +415,8 @@ int main(int argc, char **argv)
 		return compare_main(argc, argv);
 	if (argc > 1 && strcmp(argv[1], "fleet") == 0)
 		return fleet_main(argc, argv);
+	if (argc > 1 && strcmp(argv[1], "place") == 0)
+		return place_main(argc, argv);
 	if (argc > 1 && strcmp(argv[1], "watch") == 0)
 		return watch_main(argc, argv);
 	rc = options_parse(argc, argv, &opts);
@@ -422,6 +427,10 @@ int main(int argc, char **argv)
 	if (rc > 0)
 		return EXIT_USAGE;
 	if (plan_build(&opts, &plan, err, sizeof(err)) < 0) {
+		fprintf(stderr, "vpsbench: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (place_filter_from_opts(&opts, &place_f, err, sizeof(err)) < 0) {
 		fprintf(stderr, "vpsbench: %s\n", err);
 		return EXIT_USAGE;
 	}
@@ -512,6 +521,8 @@ int main(int argc, char **argv)
 	require_eval(reqs, nreq, &metrics, &rep.grade);
 	health_assess(&rep, &table, &rep.health);
 	verdict_build(&rep.grade, &rep.health);
+	place_input_from_report(&rep, &plan, &place_in);
+	place_compute(&place_in, &place_f, &rep.place);
 
 	/* A closed stdout (SIGPIPE) must not kill us before --output is written. */
 	signal(SIGPIPE, SIG_IGN);

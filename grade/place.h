@@ -186,4 +186,24 @@ void place_input_from_report(const struct bench_report *rep, const struct bench_
  * one line in err: not JSON, not a vpsbench report ("schema"). */
 int place_input_from_json(const char *text, struct place_input *in, char *err, size_t errlen);
 
+/*
+ * Shared by the two readers (place_input.c, place_load.c), so that a run and
+ * its saved JSON report give the same input. Each writes why ("" = fine).
+ */
+/* A rand pass's workload in words: "randrw 75/25, 4k, qd64", appended to buf ("; " between). */
+void place_rand_describe(char *buf, size_t n, const char *rw, unsigned rwmixread, uint32_t bs,
+			 unsigned iodepth);
+/* A yabs-shaped pass: ok (its status), direct and not disturbed, else why. */
+void place_fio_why(char *why, size_t n, bool ok, const char *status, const char *reason,
+		   bool direct, const char *direct_reason, bool disturbed, const char *dist_why);
+/* A prime pass: measured, complete and not disturbed (share: of its CPU), else why. */
+void place_cpu_why(char *why, size_t n, struct mdbl eps, bool complete, bool disturbed,
+		   double share);
+/* The seq write: the first dir's pass done, else why (its reason, the module's, its status). */
+void place_seq_why(char *why, size_t n, bool done, const char *status, const char *dir_reason,
+		   const char *mod_reason);
+/* One iperf3 direction: measured and plausible, else why. */
+void place_net_why(char *why, size_t n, struct mdbl bps, bool implausible, const char *reason,
+		   const char *row_reason, const char *status);
+
 #endif

@@ -912,5 +912,7 @@ int render_prom(FILE *f, const struct bench_report *rep, const struct bench_plan
 	net_families(&p);
 	net_http_families(&p);
 	grade_families(&p);
+	if (render_place_prom(f, &rep->place) < 0)
+		p.err = -1;
 	return p.err || ferror(f) ? -1 : 0;
 }

@@ -56,6 +56,8 @@ void html_health(FILE *f, const struct bench_report *rep);
 void html_cache(FILE *f, const struct bench_report *rep);
 /* --html: the fdatasync section (html_fsync.c). */
 void html_fsync(FILE *f, const struct bench_report *rep);
+/* --html: the "Among published results" section of a report page (html_place.c). */
+void html_place(FILE *f, const struct place_result *p);
 void text_memory(FILE *f, const struct bench_report *rep, const struct render_style *st);
 void text_net(FILE *f, const struct bench_report *rep, const struct render_style *st);
 /* bits/s as iperf3 prints them: "938 Mbits/sec", "1.61 Gbits/sec" (net_fmt.c). */
@@ -75,6 +77,20 @@ void text_compare(FILE *f, const struct compare_result *c, const struct render_s
 /* malloc'd JSON strings, NULL without cJSON or memory */
 char *json_compare(const struct compare_result *c);
 char *json_thresholds(const struct grade_table *t);
+
+/* Among published results (grade/place.h): the "Among published results"
+ * section of the text report; `vpsbench place`'s prom gauges (-1 with errno
+ * on a write error) and its whole HTML page; the population under a filter. */
+void render_place_text(FILE *f, const struct place_result *p);
+int render_place_prom(FILE *f, const struct place_result *p);
+int render_place_html(FILE *f, const struct place_result *p, const char *title);
+void render_population_text(FILE *f, const struct place_pop *pop);
+/* malloc'd JSON strings, NULL without cJSON or memory: the whole `vpsbench
+ * place --format json` document ("vpsbench.placement/1"), the population's
+ * ("vpsbench.population/1") */
+char *render_place_json(const struct place_result *p, const char *report_path,
+			const char *profile);
+char *render_population_json(const struct place_pop *pop);
 
 /* "web-1, dc=fra1" (labels_text.c); "" when no label was given. */
 void labels_join(char *buf, size_t n, const struct bench_labels *l);
@@ -112,6 +128,8 @@ cJSON *json_net(const struct bench_report *rep);
 int yabs_add_iperf(cJSON *root, const struct bench_report *rep);
 /* "label": NAME and "labels": {key: value} when given (json_labels.c); -1 on no memory. */
 int json_add_labels(cJSON *root, const struct bench_labels *l);
+/* The "placement" object (json_place.c); NULL on no memory. */
+cJSON *json_place(const struct place_result *p);
 /* Adds "grades", "fit_rules", "requirements" and "metrics" to the report root. */
 void json_add_grades(cJSON *root, const struct grade_result *g);
 /* "verdict" (text, health status, fit-for answers, weak resource) and "health" (json_health.c). */

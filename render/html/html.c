@@ -1135,6 +1135,7 @@ int render_html(FILE *f, const struct bench_report *rep, const struct bench_plan
 		html_net(f, rep);
 	if (render_section_ran(rep, MOD_sysinfo))
 		html_sysinfo(f, rep);
+	html_place(f, &rep->place);
 	html_notes(f, rep);
 	fputs("</main></body></html>\n", f);
 	return ferror(f) ? -1 : 0;

@@ -87,6 +87,8 @@ char *render_json(const struct bench_report *rep, const struct bench_plan *plan)
 		cJSON_AddItemToObject(root, "net", json_net(rep));
 
 	json_add_grades(root, &rep->grade);
+	if (rep->place.ran)
+		cJSON_AddItemToObject(root, "placement", json_place(&rep->place));
 
 	out = cJSON_Print(root);
 out:
