@@ -1,7 +1,8 @@
 /*
  * fleet_cmd.c — `vpsbench fleet REPORT...|DIR [--format text|json|csv|html]
- * [--outlier PCT] [--require EXPR,...] [--no-color]`: load (grade/fleet_load.c),
- * analyse (grade/fleet.c), render (render/fleet_*.c).
+ * [--outlier PCT] [--require EXPR,...] [--no-color] [--place-* filters]`: load
+ * and place among the published results (grade/fleet_load.c), analyse
+ * (grade/fleet.c), render (render/fleet/fleet_*.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -13,6 +14,7 @@
 #include "cmd/fleet_cmd.h"
 #include "grade/fleet.h"
 #include "grade/grade.h"
+#include "grade/place.h"
 #include "render/fleet/fleet_render.h"
 
 enum { F_TEXT, F_JSON, F_CSV, F_HTML };
@@ -20,8 +22,22 @@ enum { F_TEXT, F_JSON, F_CSV, F_HTML };
 static int usage(const char *what)
 {
 	fprintf(stderr, "vpsbench: fleet: %s; usage: vpsbench fleet REPORT...|DIR "
-		"[--format text|json|csv|html] [--outlier PCT] [--require EXPR,...]\n", what);
+		"[--format text|json|csv|html] [--outlier PCT] [--require EXPR,...] "
+		"[--place-kind K] [--place-vcpus N|N-M] [--place-years Y|Y-Y] [--place-per-machine] "
+		"[--place-include-cached] [--place-min-n N]\n", what);
 	return 1;
+}
+
+/* --place-kind and the others of place_filter_arg: with a value or a flag. */
+static bool place_takes_value(const char *a)
+{
+	return !strcmp(a, "--place-kind") || !strcmp(a, "--place-vcpus") ||
+	       !strcmp(a, "--place-years") || !strcmp(a, "--place-min-n");
+}
+
+static bool place_flag(const char *a)
+{
+	return !strcmp(a, "--place-per-machine") || !strcmp(a, "--place-include-cached");
 }
 
 static int parse_pct(const char *s, double *out)
@@ -41,6 +57,7 @@ int fleet_main(int argc, char **argv)
 {
 	static struct fleet fl;
 	struct requirement reqs[REQUIRE_MAX];
+	struct place_filter pf;
 	const char **paths = calloc((size_t)argc, sizeof(*paths));
 	const char *require = NULL;
 	double pct = FLEET_DEFAULT_OUTLIER_PCT;
@@ -54,10 +71,12 @@ int fleet_main(int argc, char **argv)
 		fprintf(stderr, "vpsbench: fleet: out of memory\n");
 		return 2;
 	}
+	place_filter_default(&pf);
 	for (int i = 2; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
-		if (!strcmp(a, "--format") || !strcmp(a, "--outlier") || !strcmp(a, "--require")) {
+		if (!strcmp(a, "--format") || !strcmp(a, "--outlier") || !strcmp(a, "--require") ||
+		    place_takes_value(a)) {
 			if (!v) {
 				snprintf(msg, sizeof(msg), "%s needs a value", a);
 				rc = usage(msg);
@@ -84,6 +103,11 @@ int fleet_main(int argc, char **argv)
 			}
 		} else if (!strcmp(a, "--require")) {
 			require = v;
+		} else if (place_takes_value(a) || place_flag(a)) {
+			if (place_filter_arg(&pf, a + 2, place_flag(a) ? NULL : v, err, sizeof(err)) < 0) {
+				rc = usage(err);
+				goto out;
+			}
 		} else if (!strcmp(a, "--no-color")) {
 			no_color = true;
 		} else if (a[0] == '-' && a[1]) {
@@ -102,7 +126,7 @@ int fleet_main(int argc, char **argv)
 		fprintf(stderr, "vpsbench: fleet: %s\n", err);
 		goto out;
 	}
-	if (fleet_load(&fl, paths, np, err, sizeof(err)) < 0) {
+	if (fleet_load(&fl, paths, np, &pf, err, sizeof(err)) < 0) {
 		fprintf(stderr, "vpsbench: %s\n", err);
 		goto out;
 	}

@@ -1,7 +1,8 @@
 /*
  * fleet.c — the fleet analysis: which metrics to compare, the fleet's
  * median/p10/p90, outliers against the median, --require per node, and
- * the worst-first order. Pure: nodes in, flags out.
+ * the worst-first order; each node's published-results cells taken from
+ * its placement. Pure: nodes in, flags out.
  */
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +10,74 @@
 #include <string.h>
 
 #include "fleet.h"
+
+const struct fleet_place_col fleet_place_cols[FLEET_PLACE_COLS] = {
+	{ PLACE_M_FIO_IOPS, 4096, "fio_4k_total_iops", "pub% 4k IOPS" },
+	{ PLACE_M_FIO_MBPS, 1048576, "fio_1m_total_mbps", "pub% 1m MB/s" },
+	{ PLACE_M_CPU_1T, 0, "sysbench_1t_eps", "pub% cpu 1t" },
+	{ PLACE_M_CPU_ALL, 0, "sysbench_all_eps", "pub% cpu all" },
+	{ PLACE_M_DD, 0, "dd_write_mbps", "pub% dd write" },
+};
+
+static const struct place_item *find_item(const struct place_result *r,
+					  const struct fleet_place_col *c)
+{
+	for (unsigned i = 0; i < r->nitems && i < PLACE_MAX_ITEMS; i++)
+		if (!strcmp(r->item[i].metric, c->metric) && r->item[i].bs == c->bs)
+			return &r->item[i];
+	return NULL;
+}
+
+void fleet_place_node(struct fleet_node *nd, const struct place_result *r)
+{
+	for (unsigned c = 0; c < FLEET_PLACE_COLS; c++) {
+		const struct fleet_place_col *col = &fleet_place_cols[c];
+		const struct place_item *it = find_item(r, col);
+		struct fleet_place_cell *cell = &nd->place[c];
+		bool fio = col->bs != 0;
+
+		memset(cell, 0, sizeof(*cell));
+		if (it && it->placed && isfinite(it->pct) && it->n) {
+			cell->placed = true;
+			cell->pct = it->pct;
+			cell->n = it->n;
+		} else if (it) {
+			cell->n = it->n;
+			snprintf(cell->why, sizeof(cell->why), "%s", it->why[0] ? it->why : "not placed");
+		} else if (fio && r->rand_note[0]) {
+			snprintf(cell->why, sizeof(cell->why), "%s", r->rand_note);
+		} else {
+			snprintf(cell->why, sizeof(cell->why), "not measured in this report");
+		}
+	}
+}
+
+long fleet_place_pct_shown(double pct)
+{
+	long p = lround(pct);
+
+	if (p >= 100 && pct < 100)
+		return 99;
+	if (p <= 0 && pct > 0)
+		return 1;
+	return p;
+}
+
+const char *fleet_ordinal(long n)
+{
+	if (n % 100 >= 11 && n % 100 <= 13)
+		return "th";
+	return n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+}
+
+const struct fleet_place_cell *fleet_place_example(const struct fleet *f)
+{
+	for (unsigned i = 0; i < f->n; i++)
+		for (unsigned c = 0; c < FLEET_PLACE_COLS; c++)
+			if (f->node[i].place[c].placed)
+				return &f->node[i].place[c];
+	return NULL;
+}
 
 int fleet_add(struct fleet *f, const struct fleet_node *node)
 {
@@ -227,6 +296,11 @@ void fleet_analyse(struct fleet *f, double outlier_pct, const struct requirement
 		flag_node(f, &f->node[i]);
 		f->nfailing += f->node[i].failing;
 		f->noutlier_nodes += f->node[i].noutliers > 0;
+	}
+	for (unsigned c = 0; c < FLEET_PLACE_COLS; c++) {
+		f->place_shown[c] = false;
+		for (unsigned i = 0; i < f->n; i++)
+			f->place_shown[c] |= f->node[i].place[c].placed;
 	}
 	qsort(f->node, f->n, sizeof(*f->node), cmp_node);
 }

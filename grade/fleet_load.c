@@ -1,6 +1,8 @@
 /*
  * fleet_load.c — reading the nodes' JSON reports for `vpsbench fleet`:
  * files and directories of *.json; foreign or broken files are named.
+ * Each report is placed among the published results under the fleet's
+ * filter (grade/place.h) as `vpsbench place` would place it.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -95,8 +97,27 @@ static void read_health(const cJSON *root, struct fleet_node *nd)
 	}
 }
 
+/* The report's figures among the published ones: nd's place cells. */
+static void place_node(const char *text, const struct place_filter *pf, struct fleet_node *nd)
+{
+	static struct place_input in;     /* large: not on the stack */
+	static struct place_result res;
+	char err[200];
+
+	memset(&in, 0, sizeof(in));
+	memset(&res, 0, sizeof(res));
+	if (place_input_from_json(text, &in, err, sizeof(err)) < 0) {
+		for (unsigned c = 0; c < FLEET_PLACE_COLS; c++)
+			snprintf(nd->place[c].why, sizeof(nd->place[c].why), "%s", err);
+		return;
+	}
+	place_compute(&in, pf, &res);
+	fleet_place_node(nd, &res);
+}
+
 /* One report into nd; -1 with why (not JSON, not ours, no metrics). */
-static int read_node(const char *path, struct fleet_node *nd, char *why, size_t wn)
+static int read_node(const char *path, const struct place_filter *pf, struct fleet_node *nd,
+		     char *why, size_t wn)
 {
 	char *text = slurp(path, why, wn);
 	cJSON *root = NULL, *metrics, *labels, *l;
@@ -145,6 +166,7 @@ static int read_node(const char *path, struct fleet_node *nd, char *why, size_t 
 		nd->has[m] = cJSON_IsNumber(v) && isfinite(v->valuedouble);
 		nd->v[m] = nd->has[m] ? v->valuedouble : 0;
 	}
+	place_node(text, pf, nd);
 	rc = 0;
 out:
 	cJSON_Delete(root);
@@ -181,7 +203,8 @@ static int is_json(const struct dirent *d)
 	return d->d_name[0] != '.' && n > 5 && !strcmp(d->d_name + n - 5, ".json");
 }
 
-static int load_dir(struct fleet *f, const char *dir, char *err, size_t errlen)
+static int load_dir(struct fleet *f, const char *dir, const struct place_filter *pf, char *err,
+		    size_t errlen)
 {
 	static struct fleet_node nd;
 	struct dirent **ents = NULL;
@@ -196,7 +219,7 @@ static int load_dir(struct fleet *f, const char *dir, char *err, size_t errlen)
 		if (rc == 0) {
 			snprintf(path, sizeof(path), "%s%s%s", dir,
 				 dir[strlen(dir) - 1] == '/' ? "" : "/", ents[i]->d_name);
-			if (read_node(path, &nd, why, sizeof(why)) < 0 ? add_broken(f, path, why) < 0 :
+			if (read_node(path, pf, &nd, why, sizeof(why)) < 0 ? add_broken(f, path, why) < 0 :
 			    fleet_add(f, &nd) < 0) {
 				snprintf(err, errlen, "fleet: out of memory");
 				rc = -1;
@@ -210,24 +233,27 @@ static int load_dir(struct fleet *f, const char *dir, char *err, size_t errlen)
 	return rc;
 }
 
-int fleet_load(struct fleet *f, const char *const *paths, unsigned npaths, char *err,
-	       size_t errlen)
+int fleet_load(struct fleet *f, const char *const *paths, unsigned npaths,
+	       const struct place_filter *pf, char *err, size_t errlen)
 {
 	static struct fleet_node nd;
 	char why[256];
 	struct stat st;
 
+	f->place_filter = *pf;
+	place_filter_text(pf, f->place_filter_text, sizeof(f->place_filter_text));
+	f->placed_any = true;
 	for (unsigned i = 0; i < npaths; i++) {
 		if (stat(paths[i], &st) < 0) {
 			snprintf(err, errlen, "fleet: %s: %s", paths[i], strerror(errno));
 			return -1;
 		}
 		if (S_ISDIR(st.st_mode)) {
-			if (load_dir(f, paths[i], err, errlen) < 0)
+			if (load_dir(f, paths[i], pf, err, errlen) < 0)
 				return -1;
 			continue;
 		}
-		if (read_node(paths[i], &nd, why, sizeof(why)) < 0) {
+		if (read_node(paths[i], pf, &nd, why, sizeof(why)) < 0) {
 			snprintf(err, errlen, "fleet: %s: %s", paths[i], why);
 			return -1;
 		}
@@ -252,12 +278,13 @@ int fleet_load(struct fleet *f, const char *const *paths, unsigned npaths, char 
 
 #else
 
-int fleet_load(struct fleet *f, const char *const *paths, unsigned npaths, char *err,
-	       size_t errlen)
+int fleet_load(struct fleet *f, const char *const *paths, unsigned npaths,
+	       const struct place_filter *pf, char *err, size_t errlen)
 {
 	(void)f;
 	(void)paths;
 	(void)npaths;
+	(void)pf;
 	snprintf(err, errlen, "fleet: unavailable: built without cJSON");
 	return -1;
 }

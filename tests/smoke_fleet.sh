@@ -5,12 +5,27 @@
 # file): golden text, JSON and CSV (tests/golden/fleet.*), the figures
 # checked against the fixtures by hand, --require and exit 3, the HTML
 # strip charts, and the bad-input rules. Also --label in each format.
+# The published-results columns: tests/fixtures/fleet/place/lon1-01.json
+# (a recorded --profile yabs run, in a folder of its own so the goldens'
+# fleet stays the six nodes) placed in every format, its percentiles equal
+# to `vpsbench place --format json`'s and to ones computed here from
+# data/published/*.csv; the --place-* filters. VPSBENCH_UPDATE_GOLDEN=1
+# rewrites the goldens (review the diff).
 . tests/lib.sh
 tmp=$(t_tmpdir)
 trap 'rm -rf "$tmp"' EXIT
 F=tests/fixtures/fleet
 G=tests/golden
 
+if [ "${VPSBENCH_UPDATE_GOLDEN:-}" = 1 ]; then
+	"$VPSBENCH" fleet $F >$G/fleet.txt 2>/dev/null
+	"$VPSBENCH" fleet $F --format json 2>/dev/null | sed 's/"version":\t"[^"]*"/"version":\t"X"/' >$G/fleet.json
+	"$VPSBENCH" fleet $F --format csv >$G/fleet.csv 2>/dev/null
+	"$VPSBENCH" fleet $F/a.json $F/b.json $F/c.json $F/d.json $F/e.json \
+		--require 'rand_iops>=20000,lat_p99_ms<=5' >$G/fleet-require.txt 2>&1
+	"$VPSBENCH" fleet $F/place $F/a.json >$G/fleet-place.txt 2>/dev/null
+	echo "goldens rewritten: git diff $G"
+fi
 "$VPSBENCH" fleet $F >"$tmp/f.txt" 2>"$tmp/f.err"; rc=$?
 if [ $rc -eq 0 ] && diff -u $G/fleet.txt "$tmp/f.txt"; then t_ok fleet_text_golden; else t_fail fleet_text_golden "rc=$rc"; fi
 if grep -q "skipped $F/broken.json: not valid JSON" "$tmp/f.err" &&
@@ -108,6 +123,157 @@ for k in ("median", "p10", "p90"):
     for txt, m in zip(cells, j["metrics"]):
         assert near(txt, m[k]), (k, m["metric"], txt, m[k])
 PY
+
+# The published-results columns. lon1-01: a recorded --profile yabs run
+# (--size 64M --runtime 1s --only sysinfo,rand,cpu,seq); a.json: a
+# default-profile node with no module sections, placed on nothing.
+P=$F/place/lon1-01.json
+"$VPSBENCH" fleet $F/place $F/a.json >"$tmp/pg.txt" 2>/dev/null; rc=$?
+if [ $rc -eq 0 ] && diff -u $G/fleet-place.txt "$tmp/pg.txt"; then t_ok "pub% columns: golden text (fleet-place.txt)"; else t_fail "fleet-place golden" "rc=$rc"; fi
+"$VPSBENCH" fleet $P $F/a.json --format json >"$tmp/p.json" 2>"$tmp/p.err"; rc=$?
+python3 - "$tmp/p.json" "$P" data/published <<'PY' && [ $rc -eq 0 ] && t_ok "pub%: lon1-01's 4k IOPS and 1m MB/s percentiles equal ones computed from the CSV" || t_fail "pub% from the CSV" "rc=$rc $(cat "$tmp/p.err")"
+import csv, json, sys
+out, rep, d = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+node = next(n for n in out["nodes"] if n["label"] == "lon1-01")
+other = next(n for n in out["nodes"] if n["label"] == "fra1-01")
+rows = list(csv.DictReader(open(d + "/yabs_disk.csv")))
+# runs whose 1m total passes 15000 (yabs MB/s) are cache-inflated: left out by default
+cached = {r["run_id"] for r in rows if r["bs"] == "1m" and r["total_mbps"] and float(r["total_mbps"]) > 15000}
+def pub(bs, col):
+    return [float(r[col]) for r in rows if r["bs"] == bs and r["kind"] == "vps"
+            and r["run_id"] not in cached and r[col] != ""]
+def midrank(vals, v):
+    below = sum(1 for x in vals if x < v); equal = sum(1 for x in vals if x == v)
+    return 100.0 * (below + equal / 2) / len(vals), len(vals)
+p = {x["bs"]: x for x in rep["rand"]["passes"]}
+def total(bs, key):
+    return p[bs]["read"][key] + p[bs]["write"][key]
+want = {"fio_4k_total_iops": midrank(pub("4k", "total_iops"), total(4096, "iops")),
+        "fio_1m_total_mbps": midrank(pub("1m", "total_mbps"), total(1048576, "bw_bytes") / 1024 / 1000)}
+bad = []
+for key, (pct, n) in want.items():
+    got = node["published"][key]
+    if got["percentile"] is None or abs(got["percentile"] - pct) > 1e-9 or got["n"] != n:
+        bad.append("%s: fleet %s, CSV %s of %s" % (key, got, pct, n))
+shown = [c["key"] for c in out["published"]["columns"]]
+if "fio_4k_total_iops" not in shown or "fio_1m_total_mbps" not in shown:
+    bad.append("columns %s" % shown)
+for key, got in other["published"].items():  # a.json: nothing to place, each with its why
+    if got["percentile"] is not None or not got["why"]:
+        bad.append("a.json %s: %s" % (key, got))
+f = out["published"]["filter"]
+if (f["kind"], f["min_n"], f["per_machine"], f["include_cached"]) != ("vps", 20, False, False):
+    bad.append("filter %s" % f)
+if "data/published/README.md" not in out["published"]["caveat"]:
+    bad.append("caveat %s" % out["published"]["caveat"])
+for b in bad:
+    print("  " + b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+# the same figures as `vpsbench place` gives for that report, column by
+# column, under the default filter and under --place-kind any (where the
+# sysbench and dd rows, of unknown kind, count)
+for filt in "" "--place-kind any" "--place-kind any --place-min-n 150"; do
+	"$VPSBENCH" fleet $P $F/a.json $filt --format json >"$tmp/pf.json" 2>/dev/null
+	if ! "$VPSBENCH" place $P $filt --format json >"$tmp/pl.json" 2>"$tmp/pl.err"; then
+		t_fail "vpsbench place $P $filt" "$(head -1 "$tmp/pl.err")"
+		continue
+	fi
+	python3 - "$tmp/pf.json" "$tmp/pl.json" <<'PY' && t_ok "pub% ${filt:-(default filter)}: every column equals vpsbench place's item" || t_fail "pub% vs vpsbench place ${filt:-(default filter)}"
+import json, sys
+out, pl = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+node = next(n for n in out["nodes"] if n["label"] == "lon1-01")
+cols = {"fio_4k_total_iops": ("fio_total_iops", 4096), "fio_1m_total_mbps": ("fio_total_mbps", 1048576),
+        "sysbench_1t_eps": ("sysbench_1t_eps", None), "sysbench_all_eps": ("sysbench_all_eps", None),
+        "dd_write_mbps": ("dd_write_mbps", None)}
+bad = []
+if pl["placement"]["filter"]["text"] != out["published"]["filter"]["text"]:
+    bad.append("filter text %r != %r" % (out["published"]["filter"]["text"], pl["placement"]["filter"]["text"]))
+if {k: v for k, v in pl["placement"]["filter"].items()} != out["published"]["filter"]:
+    bad.append("filter %s != %s" % (out["published"]["filter"], pl["placement"]["filter"]))
+shown = {c["key"] for c in out["published"]["columns"]}
+for key, (metric, bs) in cols.items():
+    it = next((i for i in pl["placement"]["items"] if i["metric"] == metric and i["bs"] == bs), None)
+    got = node["published"][key]
+    if it is None:
+        ok = got["percentile"] is None and got["why"]
+    elif it["placed"]:
+        ok = got["percentile"] == it["percentile"] and got["n"] == it["n"] and key in shown
+    else:
+        ok = got["percentile"] is None and got["why"] == it["why"]
+    if not ok:
+        bad.append("%s: fleet %s, place %s" % (key, got, it and {k: it[k] for k in ("placed", "percentile", "n", "why")}))
+for b in bad:
+    print("  " + b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+done
+# text, CSV and HTML show the JSON's figures
+"$VPSBENCH" fleet $P $F/a.json >"$tmp/p.txt" 2>/dev/null
+"$VPSBENCH" fleet $P $F/a.json --format csv >"$tmp/p.csv" 2>/dev/null
+"$VPSBENCH" fleet $P $F/a.json --format html >"$tmp/p.html" 2>/dev/null
+python3 - "$tmp/p.json" "$tmp/p.txt" "$tmp/p.csv" "$tmp/p.html" <<'PY' && t_ok "pub% in text, CSV and HTML: the JSON's percentile and n, — where not placed, the filter stated once" || t_fail "pub% text/csv/html"
+import csv, json, re, sys
+j = json.load(open(sys.argv[1])); txt = open(sys.argv[2]).read()
+rows = list(csv.DictReader(open(sys.argv[3], newline=""))); h = open(sys.argv[4]).read()
+cols = [c["key"] for c in j["published"]["columns"]]
+heads = [c["header"] for c in j["published"]["columns"]]
+ftext = j["published"]["filter"]["text"]
+def shown(p):  # rounded, but p0 and p100 only below or above every published figure
+    r = int(p + 0.5)
+    return 99 if r >= 100 and p < 100 else 1 if r <= 0 and p > 0 else r
+bad = []
+if txt.count(ftext) != 1 or txt.count("a best-case sample: see data/published/README.md") != 1:
+    bad.append("text: the filter and caveat once")
+if h.count(ftext) != 1 or h.count("a best-case sample: see data/published/README.md") != 1:
+    bad.append("html: the filter and caveat once")
+hdr = next(l for l in txt.splitlines() if l.startswith(" node "))
+if [x for x in heads if x not in hdr]:
+    bad.append("text header " + hdr)
+for n in j["nodes"]:
+    line = next(l for l in txt.splitlines() if l.startswith(" %s " % n["label"]))
+    cells = re.findall(r"p(\d+) \(n (\d+)\)|—", line)
+    want = [(str(shown(n["published"][k]["percentile"])), str(n["published"][k]["n"]))
+            if n["published"][k]["percentile"] is not None else ("", "") for k in cols]
+    if cells != want:
+        bad.append("text %s: %s != %s" % (n["label"], cells, want))
+    r = next(r for r in rows if r["node"] == n["label"])
+    for k in cols:
+        pc = n["published"][k]
+        if (pc["percentile"] is None and (r["pub_pct_" + k] or r["pub_n_" + k])) or \
+           (pc["percentile"] is not None and (abs(float(r["pub_pct_" + k]) - pc["percentile"]) > 1e-9
+                                           or int(r["pub_n_" + k]) != pc["n"])):
+            bad.append("csv %s %s" % (n["label"], k))
+    tr = re.search(r"<tr><td>%s.*?</tr>" % re.escape(n["label"]), h).group(0)
+    hc = re.findall(r'<td class="n" title="[^"]*">(?:p(\d+) <span class="note">\(n (\d+)\)</span>|—)</td>', tr)
+    if hc != want:
+        bad.append("html %s: %s != %s" % (n["label"], hc, want))
+# the legend reads out the first placed cell (nodes in order, columns in order)
+ex = next(n["published"][k] for n in j["nodes"] for k in cols if n["published"][k]["percentile"] is not None)
+leg = "p%d (n %d): at the %d" % (shown(ex["percentile"]), ex["n"], shown(ex["percentile"]))
+if leg not in txt or leg not in h:
+    bad.append("legend: no %r" % leg)
+for x in heads:
+    if '<th class="n">%s</th>' % x.replace("&", "&amp;") not in h:
+        bad.append("html header " + x)
+for b in bad:
+    print("  " + b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+# the filters: the same options as a run; too few rows: not placed, saying why
+"$VPSBENCH" fleet $P --place-min-n 1000 --format json >"$tmp/m.json" 2>/dev/null
+t_json "$tmp/m.json" 'j["published"]["filter"]["min_n"] == 1000' \
+	'j["nodes"][0]["published"]["fio_4k_total_iops"]["percentile"] is None' \
+	'"minimum 1000" in j["nodes"][0]["published"]["fio_4k_total_iops"]["why"]' \
+	'j["published"]["columns"] == []' &&
+	t_ok "--place-min-n 1000: not placed, why names the minimum" || t_fail "--place-min-n"
+"$VPSBENCH" fleet $P --place-kind any --place-include-cached --place-per-machine --format json >"$tmp/k.json" 2>/dev/null
+t_json "$tmp/k.json" 'j["published"]["filter"]["kind"] == "any"' 'j["published"]["filter"]["include_cached"]' \
+	'j["published"]["filter"]["per_machine"]' &&
+	t_ok "--place-kind any --place-include-cached --place-per-machine: the filter stated" || t_fail "place filters"
+out=$("$VPSBENCH" fleet $P --place-kind cloud 2>&1); rc=$?
+[ $rc -eq 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && printf '%s' "$out" | grep -q -- "--place-kind" &&
+	t_ok "bad --place-kind: one line naming it, exit 1" || t_fail "bad --place-kind" "rc=$rc: $out"
 
 # bad input
 out=$("$VPSBENCH" fleet $F/a.json $F/foreign.json 2>&1); rc=$?

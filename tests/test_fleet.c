@@ -196,3 +196,99 @@ TH_TEST(fleet_median_node_changes_no_flag)
 		fleet_free(&g);
 	}
 }
+
+static struct place_item *item(struct place_result *r, const char *metric, uint32_t bs)
+{
+	struct place_item *it = &r->item[r->nitems++];
+
+	memset(it, 0, sizeof(*it));
+	snprintf(it->metric, sizeof(it->metric), "%s", metric);
+	it->bs = bs;
+	return it;
+}
+
+/* A placement into the node's cells: the column's metric and block size
+ * only, the percentile and n where placed, the why where not. */
+TH_TEST(fleet_place_cells_from_result)
+{
+	static struct place_result r;
+	static struct fleet f;
+	struct fleet_node nd;
+	struct place_item *it;
+
+	memset(&r, 0, sizeof(r));
+	it = item(&r, PLACE_M_FIO_IOPS, 65536);   /* 64k: not the 4k column */
+	it->placed = true;
+	it->pct = 12.5;
+	it->n = 300;
+	it = item(&r, PLACE_M_FIO_IOPS, 4096);
+	it->placed = true;
+	it->pct = 38.25;
+	it->n = 339;
+	it = item(&r, PLACE_M_FIO_MBPS, 1048576);
+	snprintf(it->why, sizeof(it->why), "12 published rows match the filter (minimum 20)");
+	it->n = 12;
+	it = item(&r, PLACE_M_CPU_ALL, 0);
+	it->placed = true;
+	it->pct = 100;
+	it->n = 40;
+	it = item(&r, PLACE_M_NET_SEND, 0);        /* iperf3: never a fleet column */
+	it->placed = true;
+	it->pct = 50;
+	it->n = 90;
+	memset(&nd, 0, sizeof(nd));
+	fleet_place_node(&nd, &r);
+	TH_EQ_STR(fleet_place_cols[0].metric, PLACE_M_FIO_IOPS);
+	TH_EQ_INT(fleet_place_cols[0].bs, 4096);
+	TH_CHECK(nd.place[0].placed);
+	TH_NEAR(nd.place[0].pct, 38.25, 1e-12);
+	TH_EQ_INT(nd.place[0].n, 339);
+	TH_CHECK(!nd.place[1].placed);                /* 1m MB/s: too few rows */
+	TH_CHECK(strstr(nd.place[1].why, "minimum 20") != NULL);
+	TH_CHECK(!nd.place[2].placed);                /* 1 thread: no item */
+	TH_EQ_STR(nd.place[2].why, "not measured in this report");
+	TH_CHECK(nd.place[3].placed);
+	TH_NEAR(nd.place[3].pct, 100, 1e-12);
+	TH_EQ_INT(nd.place[3].n, 40);
+	TH_CHECK(!nd.place[4].placed);
+
+	/* no fio item but the rand note: the note is the fio columns' why */
+	memset(&r, 0, sizeof(r));
+	snprintf(r.rand_note, sizeof(r.rand_note), "randrw 75/25, 4k, qd64: run --profile yabs to place it");
+	fleet_place_node(&nd, &r);
+	TH_EQ_STR(nd.place[0].why, r.rand_note);
+	TH_EQ_STR(nd.place[1].why, r.rand_note);
+	TH_EQ_STR(nd.place[2].why, "not measured in this report");
+
+	/* a column is shown when at least one node was placed on it */
+	memset(&f, 0, sizeof(f));
+	fleet_add(&f, &nd);
+	nd.place[3].placed = true;
+	nd.place[3].pct = 61;
+	nd.place[3].n = 149;
+	fleet_add(&f, &nd);
+	fleet_analyse(&f, 30, NULL, 0);
+	for (unsigned c = 0; c < FLEET_PLACE_COLS; c++)
+		TH_CHECK(f.place_shown[c] == (c == 3));
+	fleet_free(&f);
+}
+
+/* p0 and p100 say "below / above every published figure": only then. */
+TH_TEST(fleet_place_pct_shown_ends)
+{
+	TH_EQ_INT(fleet_place_pct_shown(0), 0);
+	TH_EQ_INT(fleet_place_pct_shown(0.15), 1);
+	TH_EQ_INT(fleet_place_pct_shown(38.2), 38);
+	TH_EQ_INT(fleet_place_pct_shown(38.5), 39);
+	TH_EQ_INT(fleet_place_pct_shown(99.85), 99);
+	TH_EQ_INT(fleet_place_pct_shown(100), 100);
+	TH_EQ_STR(fleet_ordinal(1), "st");
+	TH_EQ_STR(fleet_ordinal(2), "nd");
+	TH_EQ_STR(fleet_ordinal(3), "rd");
+	TH_EQ_STR(fleet_ordinal(11), "th");
+	TH_EQ_STR(fleet_ordinal(12), "th");
+	TH_EQ_STR(fleet_ordinal(13), "th");
+	TH_EQ_STR(fleet_ordinal(22), "nd");
+	TH_EQ_STR(fleet_ordinal(38), "th");
+	TH_EQ_STR(fleet_ordinal(100), "th");
+}

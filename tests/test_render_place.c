@@ -243,11 +243,12 @@ TH_TEST(render_place_text_when)
 	s = to_mem(render_place_text, p);
 	TH_CHECK(s && s[0] == '\0');
 	free(s);
+	/* `vpsbench place` of a report with nothing placeable says so */
 	hand_result(p);
 	p->nitems = 0;
 	p->rand_note[0] = '\0';
 	s = to_mem(render_place_text, p);
-	TH_CHECK(s && s[0] == '\0');
+	TH_CHECK(s && strstr(s, "Among published results") && strstr(s, "\n nothing to place: "));
 	free(s);
 	/* the rand note alone is worth the section */
 	hand_result(p);
@@ -291,6 +292,20 @@ TH_TEST(render_place_in_report)
 	TH_CHECK(buf && strstr(buf, "Among published results") &&
 		 strstr(buf, "at the 38th percentile of 339"));
 	free(buf);
+	/* placement ran, nothing to show: no section in the report */
+	rep->place.nitems = 0;
+	rep->place.rand_note[0] = '\0';
+	buf = NULL;
+	f = open_memstream(&buf, &n);
+	if (!f) {
+		free(rep);
+		return;
+	}
+	render_text(f, rep, &plan, &st);
+	fclose(f);
+	TH_CHECK(buf && !strstr(buf, "Among published results"));
+	free(buf);
+	hand_result(&rep->place);
 #ifdef HAVE_CJSON
 	buf = render_json(rep, &plan);
 	{
@@ -564,7 +579,7 @@ TH_TEST(render_place_html_marker)
 	want = 20 + 380 * (log(95) - log(88)) / (log(9400) - log(88));
 	TH_NEAR(attr_after(at, "class=\"pl-whisker\"", "x1"), want, 0.051);
 	/* not placed: why, no strip */
-	TH_CHECK(strstr(s, "not placed: 12 published rows match the filter (minimum 20)") != NULL);
+	TH_CHECK(strstr(s, "this VPS 1234 MB/s; not placed: 12 published rows match the filter (minimum 20)") != NULL);
 	TH_CHECK(strstr(s, "aria-label=\"1m total MB/s") == NULL);
 	TH_CHECK(strstr(s, "<script") == NULL && strstr(s, "http") == NULL);
 	free(s);

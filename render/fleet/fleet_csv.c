@@ -1,7 +1,9 @@
 /*
  * fleet_csv.c — `vpsbench fleet --format csv` (RFC 4180): a header, one
  * row per node worst first, then median, p10 and p90 rows. Figures in the
- * units of the metric names; an empty cell is no figure.
+ * units of the metric names; an empty cell is no figure. Per published
+ * column two: pub_pct_KEY (the percentile) and pub_n_KEY (published rows);
+ * both empty when the node was not placed.
  */
 #include <math.h>
 #include <stdio.h>
@@ -39,6 +41,9 @@ int fleet_csv(FILE *f, const struct fleet *fl)
 	for (unsigned m = 0; m < fl->nmetric; m++)
 		if (fl->metric[m].shown)
 			fprintf(f, ",%s", fl->metric[m].name);
+	for (unsigned c = 0; c < FLEET_PLACE_COLS; c++)
+		if (fl->place_shown[c])
+			fprintf(f, ",pub_pct_%s,pub_n_%s", fleet_place_cols[c].key, fleet_place_cols[c].key);
 	fputs("\r\n", f);
 	for (unsigned i = 0; i < fl->n; i++) {
 		const struct fleet_node *nd = &fl->node[i];
@@ -70,6 +75,11 @@ int fleet_csv(FILE *f, const struct fleet *fl)
 		for (unsigned m = 0; m < fl->nmetric; m++)
 			if (fl->metric[m].shown)
 				num(f, nd->has[m], nd->v[m]);
+		for (unsigned c = 0; c < FLEET_PLACE_COLS; c++)
+			if (fl->place_shown[c]) {
+				num(f, nd->place[c].placed, nd->place[c].pct);
+				num(f, nd->place[c].placed, nd->place[c].n);
+			}
 		fputs("\r\n", f);
 	}
 	for (int k = 0; k < 3; k++) {
@@ -82,6 +92,9 @@ int fleet_csv(FILE *f, const struct fleet *fl)
 			if (fm->shown)
 				num(f, fm->n > 0, k == 0 ? fm->median : k == 1 ? fm->p10 : fm->p90);
 		}
+		for (unsigned c = 0; c < FLEET_PLACE_COLS; c++)
+			if (fl->place_shown[c])
+				fputs(",,", f);
 		fputs("\r\n", f);
 	}
 	return ferror(f) ? -1 : 0;

@@ -2,7 +2,9 @@
  * fleet_html.c — `vpsbench fleet --format html`: one self-contained page
  * in the report's style, a strip chart per metric (every node a dot, the
  * fleet's median and p10/p90 as lines, outliers in the warning colour)
- * and the ranked table.
+ * and the ranked table, with a published-results column per placed
+ * figure ("p38 (n 339)"; "—" with the reason as its title when not
+ * placed) and the filter and caveat stated above it.
  */
 #include <math.h>
 #include <stdio.h>
@@ -82,6 +84,21 @@ static void num_cell(FILE *f, bool has, double v, bool outlier)
 	fprintf(f, "<td class=\"n%s\">%s%s</td>", outlier ? " t0" : "", num, outlier ? "*" : "");
 }
 
+static void place_cell(FILE *f, const struct fleet_place_cell *pc)
+{
+	long p;
+
+	if (!pc->placed) {
+		fputs("<td class=\"n\" title=\"not placed: ", f);
+		html_esc(f, pc->why);
+		fputs("\">—</td>", f);
+		return;
+	}
+	p = fleet_place_pct_shown(pc->pct);
+	fprintf(f, "<td class=\"n\" title=\"at the %ld%s percentile of %u published results\">"
+		"p%ld <span class=\"note\">(n %u)</span></td>", p, fleet_ordinal(p), pc->n, p, pc->n);
+}
+
 static void table(FILE *f, const struct fleet *fl)
 {
 	static const char *const stat_names[3] = { "median", "p10", "p90" };
@@ -89,8 +106,14 @@ static void table(FILE *f, const struct fleet *fl)
 	fputs("<div class=\"scroll\"><table>\n<tr><th>node</th><th>status</th>", f);
 	for (unsigned m = 0; m < fl->nmetric; m++)
 		if (fl->metric[m].shown) {
-			fputs("<th>", f);
+			fputs("<th class=\"n\">", f);
 			html_esc(f, fl->metric[m].name);
+			fputs("</th>", f);
+		}
+	for (unsigned c = 0; c < FLEET_PLACE_COLS; c++)
+		if (fl->place_shown[c]) {
+			fputs("<th class=\"n\">", f);
+			html_esc(f, fleet_place_cols[c].header);
 			fputs("</th>", f);
 		}
 	fputs("</tr>\n", f);
@@ -109,6 +132,9 @@ static void table(FILE *f, const struct fleet *fl)
 		for (unsigned m = 0; m < fl->nmetric; m++)
 			if (fl->metric[m].shown)
 				num_cell(f, nd->has[m], nd->v[m], nd->outlier[m]);
+		for (unsigned c = 0; c < FLEET_PLACE_COLS; c++)
+			if (fl->place_shown[c])
+				place_cell(f, &nd->place[c]);
 		fputs("</tr>\n", f);
 	}
 	for (int k = 0; k < 3; k++) {
@@ -119,7 +145,7 @@ static void table(FILE *f, const struct fleet *fl)
 			if (fm->shown)
 				num_cell(f, fm->n > 0, k == 0 ? fm->median : k == 1 ? fm->p10 : fm->p90, false);
 		}
-		fputs("</tr>\n", f);
+		fputs("</tr>\n", f); /* the pub% columns, last, have no fleet row */
 	}
 	fputs("</table></div>\n", f);
 }
@@ -197,6 +223,22 @@ int fleet_html(FILE *f, const struct fleet *fl)
 				html_esc(f, fl->metric[m].name);
 			}
 		fputs("</p>\n", f);
+	}
+	if (fl->placed_any) {
+		const struct fleet_place_cell *ex = fleet_place_example(fl);
+
+		fputs("<p class=\"note\">pub%: among published results: ", f);
+		html_esc(f, fl->place_filter_text);
+		fputs("; a best-case sample: see data/published/README.md. ", f);
+		if (ex) {
+			long p = fleet_place_pct_shown(ex->pct);
+
+			fprintf(f, "p%ld (n %u): at the %ld%s percentile of %u published results; —: not "
+				"placed (the cell's title says why).</p>\n", p, ex->n, p, fleet_ordinal(p),
+				ex->n);
+		} else {
+			fputs("No node's figure could be placed.</p>\n", f);
+		}
 	}
 	fputs("<h2>Nodes, worst first</h2>\n", f);
 	table(f, fl);

@@ -2,6 +2,9 @@
  * fleet_json.c — `vpsbench fleet --format json` ("vpsbench.fleet/1"):
  * the metrics compared with the fleet's median/p10/p90, each node worst
  * first with its figures and flags, and the files that were skipped.
+ * "published": the filter and caveat of the placement columns; each node's
+ * "published": per column {"percentile", "n", "why"} (percentile null and
+ * why set when not placed).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -41,6 +44,84 @@ static cJSON *metrics_json(const struct fleet *fl)
 	return arr;
 }
 
+/* The filter as the placement JSON states it (grade/place.h's contract). */
+static cJSON *filter_json(const struct place_filter *pf, const char *text)
+{
+	cJSON *o = cJSON_CreateObject(), *a;
+
+	if (!o)
+		return NULL;
+	cJSON_AddStringToObject(o, "kind", pf->kind == PUB_KIND_VPS ? "vps" :
+				pf->kind == PUB_KIND_DEDICATED ? "dedicated" : "any");
+	if (pf->vcpus_lo || pf->vcpus_hi) {
+		a = cJSON_AddArrayToObject(o, "vcpus");
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(pf->vcpus_lo));
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(pf->vcpus_hi));
+	} else {
+		cJSON_AddNullToObject(o, "vcpus");
+	}
+	if (pf->year_lo || pf->year_hi) {
+		a = cJSON_AddArrayToObject(o, "years");
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(pf->year_lo));
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(pf->year_hi));
+	} else {
+		cJSON_AddNullToObject(o, "years");
+	}
+	cJSON_AddBoolToObject(o, "per_machine", pf->per_machine);
+	cJSON_AddBoolToObject(o, "include_cached", pf->include_cached);
+	cJSON_AddNumberToObject(o, "min_n", pf->min_n);
+	cJSON_AddStringToObject(o, "text", text);
+	return o;
+}
+
+static cJSON *published_json(const struct fleet *fl)
+{
+	cJSON *o = cJSON_CreateObject(), *cols;
+
+	if (!o)
+		return NULL;
+	cJSON_AddStringToObject(o, "rule", "percentile = 100 x (below + equal / 2) / n");
+	cJSON_AddItemToObject(o, "filter", filter_json(&fl->place_filter, fl->place_filter_text));
+	cJSON_AddStringToObject(o, "caveat", "a best-case sample: see data/published/README.md");
+	cols = cJSON_AddArrayToObject(o, "columns");
+	for (unsigned c = 0; cols && c < FLEET_PLACE_COLS; c++) {
+		cJSON *x;
+
+		if (!fl->place_shown[c] || !(x = cJSON_CreateObject()))
+			continue;
+		cJSON_AddStringToObject(x, "key", fleet_place_cols[c].key);
+		cJSON_AddStringToObject(x, "metric", fleet_place_cols[c].metric);
+		if (fleet_place_cols[c].bs)
+			cJSON_AddNumberToObject(x, "bs", fleet_place_cols[c].bs);
+		else
+			cJSON_AddNullToObject(x, "bs");
+		cJSON_AddStringToObject(x, "header", fleet_place_cols[c].header);
+		cJSON_AddItemToArray(cols, x);
+	}
+	return o;
+}
+
+/* Every column, shown or not: a node's cell says why it was not placed. */
+static cJSON *node_published_json(const struct fleet_node *nd)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	for (unsigned c = 0; o && c < FLEET_PLACE_COLS; c++) {
+		const struct fleet_place_cell *pc = &nd->place[c];
+		cJSON *x = cJSON_AddObjectToObject(o, fleet_place_cols[c].key);
+
+		if (!x)
+			break;
+		cJSON_AddItemToObject(x, "percentile", num_or_null(pc->placed ? pc->pct : NAN));
+		cJSON_AddNumberToObject(x, "n", pc->n);
+		if (pc->placed)
+			cJSON_AddNullToObject(x, "why");
+		else
+			cJSON_AddStringToObject(x, "why", pc->why);
+	}
+	return o;
+}
+
 static cJSON *node_json(const struct fleet *fl, const struct fleet_node *nd)
 {
 	cJSON *o = cJSON_CreateObject(), *vals, *worse, *outl, *miss;
@@ -59,6 +140,8 @@ static cJSON *node_json(const struct fleet *fl, const struct fleet_node *nd)
 	cJSON_AddStringToObject(o, "verdict", nd->verdict);
 	cJSON_AddStringToObject(o, "health", nd->health);
 	cJSON_AddStringToObject(o, "health_problems", nd->health_why);
+	if (fl->placed_any)
+		cJSON_AddItemToObject(o, "published", node_published_json(nd));
 	vals = cJSON_AddObjectToObject(o, "values");
 	worse = cJSON_AddObjectToObject(o, "worse_than_median_pct");
 	outl = cJSON_AddArrayToObject(o, "outliers");
@@ -101,6 +184,8 @@ char *fleet_json(const struct fleet *fl)
 	cJSON_AddNumberToObject(root, "nodes_failing", fl->nfailing);
 	cJSON_AddNumberToObject(root, "nodes_outlier", fl->noutlier_nodes);
 	cJSON_AddItemToObject(root, "metrics", metrics_json(fl));
+	if (fl->placed_any)
+		cJSON_AddItemToObject(root, "published", published_json(fl));
 	arr = cJSON_AddArrayToObject(root, "nodes");
 	for (unsigned i = 0; arr && i < fl->n; i++)
 		cJSON_AddItemToArray(arr, node_json(fl, &fl->node[i]));

@@ -1,7 +1,9 @@
 /*
  * fleet_text.c — the fleet as a table: one row per node, worst first,
  * then the fleet's median, p10 and p90; failing, unhealthy, outlier,
- * missing and skipped nodes spelled out below.
+ * missing and skipped nodes spelled out below. The published-results
+ * columns ("pub% 4k IOPS": "p38 (n 339)", "—" when not placed) after the
+ * graded metrics, their filter and caveat stated once above the table.
  */
 #include <math.h>
 #include <stdio.h>
@@ -39,6 +41,49 @@ static void cell(FILE *f, const struct fleet_metric *fm, bool has, double v, boo
 	fprintf(f, "  %*s", w, out);
 }
 
+#define PLACE_CELL_W 13   /* "p100 (n 1640)" */
+
+static int place_width(unsigned c)
+{
+	int w = (int)strlen(fleet_place_cols[c].header);
+
+	return w < PLACE_CELL_W ? PLACE_CELL_W : w;
+}
+
+/* "p38 (n 339)"; "—" (one column wide, three bytes) when not placed. */
+static void place_cell(FILE *f, unsigned c, const struct fleet_place_cell *pc)
+{
+	char out[48];
+	int w = place_width(c);
+
+	if (!pc->placed) {
+		fprintf(f, "  %*s—", w - 1, "");
+		return;
+	}
+	snprintf(out, sizeof(out), "p%ld (n %u)", fleet_place_pct_shown(pc->pct), pc->n);
+	fprintf(f, "  %*s", w, out);
+}
+
+/* The filter and the caveat, once: what the pub% columns are among. */
+static void place_lines(FILE *f, const struct fleet *fl)
+{
+	const struct fleet_place_cell *ex = fleet_place_example(fl);
+	long p;
+
+	if (!fl->placed_any)
+		return;
+	fprintf(f, " pub%%: among published results: %s\n"
+		"       a best-case sample: see data/published/README.md\n", fl->place_filter_text);
+	if (!ex) {
+		fputs("       no node's figure could be placed (why: --format json)\n", f);
+	} else {
+		p = fleet_place_pct_shown(ex->pct);
+		fprintf(f, "       p%ld (n %u): at the %ld%s percentile of %u published results; "
+			"—: not placed (why: --format json)\n", p, ex->n, p, fleet_ordinal(p), ex->n);
+	}
+	fputc('\n', f);
+}
+
 static void stat_row(FILE *f, const struct fleet *fl, int lw, const char *name, int which)
 {
 	fprintf(f, " %-*.*s  %-10s", lw, lw, name, "");
@@ -49,7 +94,7 @@ static void stat_row(FILE *f, const struct fleet *fl, int lw, const char *name, 
 		if (fm->shown)
 			cell(f, fm, fm->n > 0, v, false);
 	}
-	fputc('\n', f);
+	fputc('\n', f); /* the pub% columns, last, have no fleet row */
 }
 
 void fleet_text(FILE *f, const struct fleet *fl, const struct render_style *st)
@@ -61,6 +106,7 @@ void fleet_text(FILE *f, const struct fleet *fl, const struct render_style *st)
 		" outlier: a metric more than %g%% worse than the fleet median (marked *)\n%s\n",
 		TEXT_RULE, fl->n, fl->n == 1 ? "" : "s", fl->mixed_profiles ? "s" : "", fl->profiles,
 		fl->outlier_pct, TEXT_RULE);
+	place_lines(f, fl);
 	if (fl->mixed_profiles) {
 		fprintf(f, " Profiles differ: compared on the metrics they share only");
 		for (unsigned m = 0, k = 0; m < fl->nmetric; m++)
@@ -78,6 +124,9 @@ void fleet_text(FILE *f, const struct fleet *fl, const struct render_style *st)
 		fprintf(f, "  %*s", w < 9 ? 9 : w, fm->name);
 		nshown++;
 	}
+	for (unsigned c = 0; c < FLEET_PLACE_COLS; c++)
+		if (fl->place_shown[c])
+			fprintf(f, "  %*s", place_width(c), fleet_place_cols[c].header);
 	fputc('\n', f);
 	for (unsigned i = 0; i < fl->n; i++) {
 		const struct fleet_node *nd = &fl->node[i];
@@ -91,6 +140,9 @@ void fleet_text(FILE *f, const struct fleet *fl, const struct render_style *st)
 		for (unsigned m = 0; m < fl->nmetric; m++)
 			if (fl->metric[m].shown)
 				cell(f, &fl->metric[m], nd->has[m], nd->v[m], nd->outlier[m]);
+		for (unsigned c = 0; c < FLEET_PLACE_COLS; c++)
+			if (fl->place_shown[c])
+				place_cell(f, c, &nd->place[c]);
 		fputc('\n', f);
 	}
 	if (!nshown)

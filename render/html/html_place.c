@@ -178,7 +178,13 @@ static void one_item(FILE *f, const struct place_item *it)
 			fputs("</p>\n", f);
 		}
 	} else {
-		fputs("<p class=\"pl-why\">not placed: ", f);
+		fputs("<p class=\"pl-why\">", f);
+		if (it->value.ok) {
+			num(v, sizeof(v), it->value.v);
+			snprintf(words, sizeof(words), "this VPS %s %s; ", v, it->unit);
+			html_esc(f, words);
+		}
+		fputs("not placed: ", f);
 		html_esc(f, it->why[0] ? it->why : "no published rows");
 		fputs("</p>\n", f);
 	}

@@ -56,7 +56,8 @@ void render_text(FILE *f, const struct bench_report *rep, const struct bench_pla
 		text_kv(f, st, bench_modules[i]->name, "%s%s%s", bench_status_name(o->status),
 			o->reason[0] ? ": " : "", o->reason);
 	}
-	if (rep->place.ran)
+	/* among published results: when a figure or the rand note is there to show */
+	if (rep->place.ran && (rep->place.nitems || rep->place.rand_note[0]))
 		render_place_text(f, &rep->place);
 	if (rep->warn.n) {
 		text_heading(f, st, "Warnings");

@@ -8,6 +8,8 @@
  * rank in words: "▲ at the 38th percentile of 339 published results
  * (2020–2026)". A value equal to a quantile is marked after it. Numbers
  * are in the published unit, IOPS and anything from 10000 with "k".
+ * The report shows the section only when something was placed or a note
+ * says why not (text.c); `vpsbench place` shows it always.
  */
 #include <math.h>
 #include <stdio.h>
@@ -170,11 +172,14 @@ void render_place_text(FILE *f, const struct place_result *p)
 	const struct render_style st = { .color = false };
 	char line[256];
 
-	if (!p->ran || (!p->nitems && !p->rand_note[0]))
+	if (!p->ran)
 		return;
 	text_heading(f, &st, "Among published results");
 	snprintf(line, sizeof(line), "%s; %s", p->filter_text, CAVEAT);
 	wrap(f, 0, line);
+	if (!p->nitems && !p->rand_note[0])
+		wrap(f, 0, "nothing to place: no figure of a published workload (yabs's fio, sysbench's "
+			   "prime events, dd's write, iperf3) was measured");
 	for (unsigned i = 0; i < p->nitems && i < PLACE_MAX_ITEMS; i++)
 		one_item(f, &p->item[i]);
 	if (p->rand_note[0])
@@ -190,7 +195,7 @@ static void bs_name(char *buf, size_t n, uint32_t bs)
 		snprintf(buf, n, "%uk", bs >> 10);
 }
 
-/* A published table in words, with its unit: "4k total IOPS", "sysbench 1 thread events/s". */
+/* A published table in words, with its unit: "4k total IOPS", "1 thread events/s" (sysbench). */
 static void table_label(char *buf, size_t n, const struct pub_table *t)
 {
 	char bs[16];
@@ -203,9 +208,9 @@ static void table_label(char *buf, size_t n, const struct pub_table *t)
 			 t->family ? t->family : "", strcmp(t->metric, PLACE_M_NET_RECV) ? "send" : "recv",
 			 t->unit);
 	} else if (strcmp(t->metric, PLACE_M_CPU_1T) == 0) {
-		snprintf(buf, n, "sysbench 1 thread %s", t->unit);
+		snprintf(buf, n, "1 thread %s", t->unit);
 	} else if (strcmp(t->metric, PLACE_M_CPU_ALL) == 0) {
-		snprintf(buf, n, "sysbench all threads %s", t->unit);
+		snprintf(buf, n, "all threads %s", t->unit);
 	} else if (strcmp(t->metric, PLACE_M_DD) == 0) {
 		snprintf(buf, n, "dd write %s", t->unit);
 	} else {
