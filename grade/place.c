@@ -15,6 +15,7 @@
 #define YABS_SIZE_BYTES (2ull << 30)
 #define BENCHSH_BS      (512u * 1024u)
 #define BENCHSH_SIZE    (1ull << 30)         /* 512K x 2048 */
+#define BENCHSH_RUNS    3u                   /* bench.sh averages three dd runs */
 #define SYSBENCH_PRIME  10000u
 #define YABS_STREAMS    8u
 
@@ -316,6 +317,12 @@ static void dd_item(const struct place_input *in, const struct place_filter *f,
 	else if (in->seq_bs != BENCHSH_BS)
 		snprintf(it->note, sizeof(it->note), "%s writes; bench.sh's dd writes 512K blocks "
 			 "(--seq-bs 512K runs its exact shape)", bsn);
+	if (in->seq_runs && in->seq_runs != BENCHSH_RUNS) {
+		size_t len = strlen(it->note);
+
+		snprintf(it->note + len, sizeof(it->note) - len, "%s%u run%s; bench.sh averages 3 "
+			 "(--seq-runs 3)", len ? "; " : "", in->seq_runs, in->seq_runs == 1 ? "" : "s");
+	}
 }
 
 static void net_items(const struct place_input *in, const struct place_filter *f,

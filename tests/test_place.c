@@ -609,6 +609,20 @@ TH_TEST(place_compute_workload_differs)
 	if (it)
 		TH_EQ_STR(it->note, "64K writes; bench.sh's dd writes 512K blocks (--seq-bs 512K "
 			  "runs its exact shape)");
+	/* one run, not bench.sh's three: said after the shape */
+	in.seq_runs = 1;
+	place_compute(&in, &f, &r);
+	it = item_of(&r, PLACE_M_DD, 0);
+	TH_CHECK(it && it->placed);
+	if (it)
+		TH_EQ_STR(it->note, "64K writes; bench.sh's dd writes 512K blocks (--seq-bs 512K "
+			  "runs its exact shape); 1 run; bench.sh averages 3 (--seq-runs 3)");
+	in.seq_bs = 512u << 10;
+	in.seq_runs = 5;
+	place_compute(&in, &f, &r);
+	it = item_of(&r, PLACE_M_DD, 0);
+	if (it)
+		TH_EQ_STR(it->note, "5 runs; bench.sh averages 3 (--seq-runs 3)");
 	/* a short yabs pass: placed, with the note */
 	yabs_input(&in);
 	for (int i = 0; i < 4; i++) {
