@@ -560,7 +560,10 @@ void options_help(FILE *f, const char *const *metric_names, const char *const *m
 		"  vpsbench compare OLD.json NEW.json [--format text|json]\n");
 	fprintf(f, "\nRank a fleet's JSON reports (files or directories):\n"
 		"  vpsbench fleet REPORT...|DIR [--format text|json|csv|html] [--outlier PCT]\n"
-		"                 [--require EXPR,...] [--no-color]\n");
+		"                 [--require EXPR,...] [--no-color] [--place-* filters]\n");
+	fprintf(f, "\nPlace a saved JSON report among published results, or show them (vpsbench place --help):\n"
+		"  vpsbench place REPORT.json [--place-* filters] [--format text|json|prom] [--html FILE]\n"
+		"  vpsbench place --population [--place-* filters] [--format text|json]\n");
 	fprintf(f, "\nWatch this machine over days against a baseline (vpsbench watch --help):\n"
 		"  vpsbench watch [--baseline FILE] [--state-dir DIR] [--every DUR] [--listen ADDR:PORT|none]\n"
 		"  vpsbench watch --report [--state-dir DIR] [--since DUR] [--html FILE]\n");

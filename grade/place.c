@@ -335,6 +335,7 @@ static void net_items(const struct place_input *in, const struct place_filter *f
 		for (int k = 0; k < 2; k++) {
 			const char *metric = k == 0 ? PLACE_M_NET_SEND : PLACE_M_NET_RECV;
 			const char *why = k == 0 ? r->why_send : r->why_recv;
+			const struct pub_table *t;
 			struct place_item *it = new_item(out, metric, "Mbits/sec");
 
 			if (!it)
@@ -345,13 +346,15 @@ static void net_items(const struct place_input *in, const struct place_filter *f
 			snprintf(it->label, sizeof(it->label), "%s%s%s %s %s", r->server,
 				 r->location[0] ? " " : "", r->location, fam, k == 0 ? "send" : "recv");
 			it->value = k == 0 ? r->send_mbits : r->recv_mbits;
-			if (why[0])
+			t = pub_table_find(metric, 0, r->server, r->location, fam);
+			if (!t) /* a server nobody published: no failure detail needed */
+				snprintf(it->why, sizeof(it->why), "no published rows for this server and family");
+			else if (why[0])
 				snprintf(it->why, sizeof(it->why), "%s", why);
 			else if (it->value.ok && in->net_streams != YABS_STREAMS)
 				snprintf(it->why, sizeof(it->why), "%u streams; yabs's iperf3 runs -P 8 "
 					 "(--net-streams 8)", in->net_streams);
-			rank_item(it, pub_table_find(metric, 0, r->server, r->location, fam), f,
-				  "no published rows for this server and family");
+			rank_item(it, t, f, "no published rows for this server and family");
 		}
 	}
 }

@@ -89,11 +89,11 @@ void place_seq_why(char *why, size_t n, bool done, const char *status, const cha
 void place_net_why(char *why, size_t n, struct mdbl bps, bool implausible, const char *reason,
 		   const char *row_reason, const char *status)
 {
-	const char *r = reason && *reason ? reason : row_reason && *row_reason ? row_reason :
-			status;
-
+	/* the status only: the net section says why at length, once */
+	(void)reason;
+	(void)row_reason;
 	if (!bps.ok)
-		snprintf(why, n, "%.120s", r);
+		snprintf(why, n, "not measured (%s)", status && *status ? status : "unknown");
 	else if (implausible)
 		snprintf(why, n, "implausible: a rate no local interface or path could carry");
 	else
