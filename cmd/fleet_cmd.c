@@ -28,18 +28,6 @@ static int usage(const char *what)
 	return 1;
 }
 
-/* --place-kind and the others of place_filter_arg: with a value or a flag. */
-static bool place_takes_value(const char *a)
-{
-	return !strcmp(a, "--place-kind") || !strcmp(a, "--place-vcpus") ||
-	       !strcmp(a, "--place-years") || !strcmp(a, "--place-min-n");
-}
-
-static bool place_flag(const char *a)
-{
-	return !strcmp(a, "--place-per-machine") || !strcmp(a, "--place-include-cached");
-}
-
 static int parse_pct(const char *s, double *out)
 {
 	char *end;
@@ -74,9 +62,15 @@ int fleet_main(int argc, char **argv)
 	place_filter_default(&pf);
 	for (int i = 2; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		int pr = place_filter_argv(&pf, argc, argv, &i, err, sizeof(err));
 
-		if (!strcmp(a, "--format") || !strcmp(a, "--outlier") || !strcmp(a, "--require") ||
-		    place_takes_value(a)) {
+		if (pr < 0) {
+			rc = usage(err);
+			goto out;
+		}
+		if (pr == 0)
+			continue;
+		if (!strcmp(a, "--format") || !strcmp(a, "--outlier") || !strcmp(a, "--require")) {
 			if (!v) {
 				snprintf(msg, sizeof(msg), "%s needs a value", a);
 				rc = usage(msg);
@@ -103,11 +97,6 @@ int fleet_main(int argc, char **argv)
 			}
 		} else if (!strcmp(a, "--require")) {
 			require = v;
-		} else if (place_takes_value(a) || place_flag(a)) {
-			if (place_filter_arg(&pf, a + 2, place_flag(a) ? NULL : v, err, sizeof(err)) < 0) {
-				rc = usage(err);
-				goto out;
-			}
 		} else if (!strcmp(a, "--no-color")) {
 			no_color = true;
 		} else if (a[0] == '-' && a[1]) {

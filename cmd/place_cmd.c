@@ -11,10 +11,10 @@
 
 #include "cmd/place_cmd.h"
 #include "grade/place.h"
+#include "grade/report_file.h"
 #include "render/render.h"
 #include "report/atomic_file.h"
 
-#define PLACE_REPORT_MAX_BYTES (16L << 20)
 
 enum { PLACE_EXIT_OK = 0, PLACE_EXIT_READ = 1, PLACE_EXIT_USAGE = 2 };
 enum { PF_TEXT, PF_JSON, PF_PROM };
@@ -48,78 +48,6 @@ static int usage(const char *what)
 {
 	fprintf(stderr, "vpsbench: place: %s\n", what);
 	return PLACE_EXIT_USAGE;
-}
-
-/* The whole file, NUL-terminated (malloc'd), or NULL with why. */
-static char *read_report(const char *path, char *why, size_t wn)
-{
-	FILE *fp = fopen(path, "r");
-	char *buf = NULL;
-	long len;
-
-	if (!fp) {
-		snprintf(why, wn, "cannot open: %s", strerror(errno));
-		return NULL;
-	}
-	if (fseek(fp, 0, SEEK_END) < 0 || (len = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET) < 0) {
-		snprintf(why, wn, "cannot read: %s", strerror(errno));
-		goto out;
-	}
-	if (len > PLACE_REPORT_MAX_BYTES) {
-		snprintf(why, wn, "%ld bytes: too large for a report", len);
-		goto out;
-	}
-	buf = malloc((size_t)len + 1);
-	if (!buf) {
-		snprintf(why, wn, "out of memory");
-		goto out;
-	}
-	if (fread(buf, 1, (size_t)len, fp) != (size_t)len) {
-		snprintf(why, wn, "read failed: %s", ferror(fp) ? strerror(errno) : "short read");
-		free(buf);
-		buf = NULL;
-		goto out;
-	}
-	buf[len] = '\0';
-out:
-	fclose(fp);
-	return buf;
-}
-
-/* The filter options: "--place-kind V" or "--place-kind=V"; i advanced past a value. 1 = not
- * a filter option, 0 = taken, -1 = usage error (err). */
-static int filter_opt(struct place_filter *f, int argc, char **argv, int *i, char *err,
-		      size_t errlen)
-{
-	static const char *const valued[] = { "place-kind", "place-vcpus", "place-years",
-					      "place-min-n", NULL };
-	static const char *const flags[] = { "place-per-machine", "place-include-cached", NULL };
-	const char *a = argv[*i];
-
-	if (strncmp(a, "--place-", 8) != 0)
-		return 1;
-	a += 2;
-	for (int k = 0; flags[k]; k++)
-		if (!strcmp(a, flags[k]))
-			return place_filter_arg(f, a, NULL, err, errlen);
-	for (int k = 0; valued[k]; k++) {
-		size_t l = strlen(valued[k]);
-
-		if (strncmp(a, valued[k], l) != 0)
-			continue;
-		if (a[l] == '=')
-			return place_filter_arg(f, valued[k], a + l + 1, err, errlen);
-		if (a[l] != '\0')
-			continue;
-		if (*i + 1 >= argc) {
-			snprintf(err, errlen, "--%s needs a value", valued[k]);
-			return -1;
-		}
-		(*i)++;
-		return place_filter_arg(f, valued[k], argv[*i], err, errlen);
-	}
-	snprintf(err, errlen, "unknown option '%s'", argv[*i]);
-	return -1;
 }
 
 static int write_html(const char *file, const struct place_result *res, const char *report)
@@ -174,7 +102,7 @@ static int place_report(const char *path, const struct place_filter *f, int fmt,
 	char why[600], *text, *out;
 	int rc = PLACE_EXIT_OK;
 
-	text = read_report(path, why, sizeof(why));
+	text = report_file_read(path, why, sizeof(why));
 	if (!text) {
 		fprintf(stderr, "vpsbench: place: %s: %s\n", path, why);
 		return PLACE_EXIT_READ;
@@ -229,7 +157,7 @@ int place_main(int argc, char **argv)
 			place_help(stdout);
 			return PLACE_EXIT_OK;
 		}
-		r = filter_opt(&f, argc, argv, &i, err, sizeof(err));
+		r = place_filter_argv(&f, argc, argv, &i, err, sizeof(err));
 		if (r < 0)
 			return usage(err);
 		if (r == 0)

@@ -13,46 +13,10 @@
 #include <sys/stat.h>
 
 #include "fleet.h"
+#include "report_file.h"
 
 #ifdef HAVE_CJSON
 #include <cjson/cJSON.h>
-
-#define REPORT_MAX_BYTES (16L << 20)
-
-static char *slurp(const char *path, char *why, size_t wn)
-{
-	FILE *fp = fopen(path, "r");
-	char *buf = NULL;
-	long len;
-
-	if (!fp) {
-		snprintf(why, wn, "%s", strerror(errno));
-		return NULL;
-	}
-	if (fseek(fp, 0, SEEK_END) < 0 || (len = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET) < 0) {
-		snprintf(why, wn, "cannot read: %s", strerror(errno));
-		goto out;
-	}
-	if (len > REPORT_MAX_BYTES) {
-		snprintf(why, wn, "%ld bytes: too large for a report", len);
-		goto out;
-	}
-	buf = malloc((size_t)len + 1);
-	if (!buf) {
-		snprintf(why, wn, "out of memory");
-		goto out;
-	}
-	if (fread(buf, 1, (size_t)len, fp) != (size_t)len) {
-		snprintf(why, wn, "read failed: %s", ferror(fp) ? strerror(errno) : "short read");
-		free(buf);
-		buf = NULL;
-		goto out;
-	}
-	buf[len] = '\0';
-out:
-	fclose(fp);
-	return buf;
-}
 
 static const char *str_or(const cJSON *o, const char *key, const char *dflt)
 {
@@ -119,7 +83,7 @@ static void place_node(const char *text, const struct place_filter *pf, struct f
 static int read_node(const char *path, const struct place_filter *pf, struct fleet_node *nd,
 		     char *why, size_t wn)
 {
-	char *text = slurp(path, why, wn);
+	char *text = report_file_read(path, why, wn);
 	cJSON *root = NULL, *metrics, *labels, *l;
 	const cJSON *run, *complete, *verdict;
 	int rc = -1;

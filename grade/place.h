@@ -65,6 +65,12 @@ void place_filter_default(struct place_filter *f);
 int place_filter_arg(struct place_filter *f, const char *name, const char *val,
 		     char *err, size_t errlen);
 
+/* One --place-* option of a subcommand's argv at *i ("--place-kind V",
+ * "--place-kind=V" or a flag; *i advanced past a value): 1 = not a
+ * --place-* option, 0 = taken, -1 = usage error (one line in err). */
+int place_filter_argv(struct place_filter *f, int argc, char **argv, int *i, char *err,
+		      size_t errlen);
+
 struct bench_opts;
 /* The filter of a run's --place-* options (core/options.h keeps their
  * strings): 0, or -1 with one line in err naming the option. */
@@ -206,7 +212,6 @@ void place_seq_why(char *why, size_t n, bool done, const char *status, const cha
  * network): why names the class and what decided it; graded: why untouched. */
 void place_storage_why(char *why, size_t n, bool graded, const char *cls, const char *reason);
 /* One iperf3 direction: measured and plausible, else why. */
-void place_net_why(char *why, size_t n, struct mdbl bps, bool implausible, const char *reason,
-		   const char *row_reason, const char *status);
+void place_net_why(char *why, size_t n, struct mdbl bps, bool implausible, const char *status);
 
 #endif

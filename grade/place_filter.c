@@ -168,3 +168,38 @@ void place_filter_text(const struct place_filter *f, char *buf, size_t n)
 		 f->per_machine ? "one run per machine" : "every run",
 		 f->include_cached ? "cache-inflated runs kept" : "cache-inflated runs left out");
 }
+
+/* See place.h: the commands' --place-* options, with their names in one place. */
+int place_filter_argv(struct place_filter *f, int argc, char **argv, int *i, char *err,
+		      size_t errlen)
+{
+	static const char *const valued[] = { "place-kind", "place-vcpus", "place-years",
+					      "place-min-n", NULL };
+	static const char *const flags[] = { "place-per-machine", "place-include-cached", NULL };
+	const char *a = argv[*i];
+
+	if (strncmp(a, "--place-", 8) != 0)
+		return 1;
+	a += 2;
+	for (int k = 0; flags[k]; k++)
+		if (!strcmp(a, flags[k]))
+			return place_filter_arg(f, a, NULL, err, errlen);
+	for (int k = 0; valued[k]; k++) {
+		size_t l = strlen(valued[k]);
+
+		if (strncmp(a, valued[k], l) != 0)
+			continue;
+		if (a[l] == '=')
+			return place_filter_arg(f, valued[k], a + l + 1, err, errlen);
+		if (a[l] != '\0')
+			continue;
+		if (*i + 1 >= argc) {
+			snprintf(err, errlen, "--%s needs a value", valued[k]);
+			return -1;
+		}
+		(*i)++;
+		return place_filter_arg(f, valued[k], argv[*i], err, errlen);
+	}
+	snprintf(err, errlen, "unknown option '%s'", argv[*i]);
+	return -1;
+}

@@ -86,12 +86,9 @@ void place_seq_why(char *why, size_t n, bool done, const char *status, const cha
 		snprintf(why, n, "%s%s%.110s", status, *r ? ": " : "", r);
 }
 
-void place_net_why(char *why, size_t n, struct mdbl bps, bool implausible, const char *reason,
-		   const char *row_reason, const char *status)
+void place_net_why(char *why, size_t n, struct mdbl bps, bool implausible, const char *status)
 {
 	/* the status only: the net section says why at length, once */
-	(void)reason;
-	(void)row_reason;
 	if (!bps.ok)
 		snprintf(why, n, "not measured (%s)", status && *status ? status : "unknown");
 	else if (implausible)
@@ -214,7 +211,7 @@ static void net_input(const struct bench_report *rep, struct place_input *in)
 			if (d[k]->bps.ok)
 				*v[k] = mdbl_of(d[k]->bps.v / 1e6);
 			place_net_why(why[k], sizeof(x->why_send), d[k]->bps, d[k]->implausible,
-				      d[k]->reason, row->reason, net_status_name(d[k]->status));
+				      net_status_name(d[k]->status));
 		}
 	}
 }

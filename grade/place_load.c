@@ -200,7 +200,7 @@ static void net_input(const cJSON *root, struct place_input *in)
 			if (bps.ok)
 				*v[k] = mdbl_of(bps.v / 1e6);
 			place_net_why(why[k], sizeof(x->why_send), bps, bool_of(d, "implausible"),
-				      str_of(d, "reason"), str_of(row, "reason"), str_of(d, "status"));
+				      str_of(d, "status"));
 		}
 	}
 }
