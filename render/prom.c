@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prom_put.h"
 #include "render.h"
 
 struct prom {
@@ -22,29 +23,12 @@ struct prom {
 	int err;
 };
 
-/* Label value escaping: backslash, double quote and newline. */
-static void put_escaped(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '\\')
-			fputs("\\\\", f);
-		else if (*s == '"')
-			fputs("\\\"", f);
-		else if (*s == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*s, f);
-	}
-}
-
 /* Shortest of %.15g / %.17g that reads back as the same double. */
 static void put_number(struct prom *p, double v)
 {
 	char buf[40];
 
-	snprintf(buf, sizeof(buf), "%.15g", v);
-	if (strtod(buf, NULL) != v)
-		snprintf(buf, sizeof(buf), "%.17g", v);
+	prom_number(buf, sizeof(buf), v);
 	if (fprintf(p->f, "%s\n", buf) < 0)
 		p->err = -1;
 }
@@ -71,7 +55,7 @@ static void sample(struct prom *p, const char *suffix, double v, ...)
 	while ((k = va_arg(ap, const char *)) != NULL) {
 		val = va_arg(ap, const char *);
 		fprintf(p->f, "%s%s=\"", first ? "{" : ",", k);
-		put_escaped(p->f, val ? val : "");
+		prom_put_escaped(p->f, val ? val : "");
 		fputc('"', p->f);
 		first = false;
 	}
@@ -124,7 +108,7 @@ static void node_family(struct prom *p)
 	fputs("vpsbench_node_info{", p->f);
 	if (l->name[0]) {
 		fputs("label=\"", p->f);
-		put_escaped(p->f, l->name);
+		prom_put_escaped(p->f, l->name);
 		fputc('"', p->f);
 		first = false;
 	}
@@ -133,7 +117,7 @@ static void node_family(struct prom *p)
 			fputc(',', p->f);
 		put_label_name(p->f, l->key[i]);
 		fputs("=\"", p->f);
-		put_escaped(p->f, l->val[i]);
+		prom_put_escaped(p->f, l->val[i]);
 		fputc('"', p->f);
 		first = false;
 	}

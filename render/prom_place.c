@@ -13,27 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prom_put.h"
 #include "render.h"
-
-/* Label value escaping as prom.c: backslash, double quote and newline. */
-static void put_escaped(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '\\')
-			fputs("\\\\", f);
-		else if (*s == '"')
-			fputs("\\\"", f);
-		else if (*s == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*s, f);
-	}
-}
 
 static void put_label(FILE *f, bool first, const char *key, const char *val)
 {
 	fprintf(f, "%s%s=\"", first ? "{" : ",", key);
-	put_escaped(f, val);
+	prom_put_escaped(f, val);
 	fputc('"', f);
 }
 
@@ -71,10 +57,7 @@ static void put_sample(FILE *f, const char *name, const struct place_result *p,
 	put_label(f, false, "years", yr);
 	put_label(f, false, "per_machine", fl->per_machine ? "true" : "false");
 	put_label(f, false, "include_cached", fl->include_cached ? "true" : "false");
-	/* the shortest of %.15g / %.17g that reads back as v, as prom.c */
-	snprintf(num, sizeof(num), "%.15g", v);
-	if (strtod(num, NULL) != v)
-		snprintf(num, sizeof(num), "%.17g", v);
+	prom_number(num, sizeof(num), v);
 	fprintf(f, "} %s\n", num);
 }
 
