@@ -72,21 +72,27 @@ static int write_html(const char *file, const struct place_result *res, const ch
 	return 0;
 }
 
+/* A rendered JSON document to stdout (freed); -1 when it could not be built. */
+static int print_json(char *out)
+{
+	if (!out) {
+		fprintf(stderr, "vpsbench: place: cannot build the JSON: out of memory "
+			"or built without cJSON\n");
+		return -1;
+	}
+	printf("%s\n", out);
+	free(out);
+	return 0;
+}
+
 static int population(const struct place_filter *f, int fmt)
 {
 	static struct place_pop pop;
-	char *out;
 
 	place_population(f, &pop);
 	if (fmt == PF_JSON) {
-		out = render_population_json(&pop);
-		if (!out) {
-			fprintf(stderr, "vpsbench: place: cannot build the JSON: out of memory "
-				"or built without cJSON\n");
+		if (print_json(render_population_json(&pop)) < 0)
 			return PLACE_EXIT_READ;
-		}
-		printf("%s\n", out);
-		free(out);
 	} else {
 		render_population_text(stdout, &pop);
 	}
@@ -99,7 +105,7 @@ static int place_report(const char *path, const struct place_filter *f, int fmt,
 {
 	static struct place_input in;
 	static struct place_result res;
-	char why[600], *text, *out;
+	char why[600], *text;
 	int rc = PLACE_EXIT_OK;
 
 	text = report_file_read(path, why, sizeof(why));
@@ -116,14 +122,8 @@ static int place_report(const char *path, const struct place_filter *f, int fmt,
 	place_compute(&in, f, &res);
 	switch (fmt) {
 	case PF_JSON:
-		out = render_place_json(&res, path, in.profile);
-		if (!out) {
-			fprintf(stderr, "vpsbench: place: cannot build the JSON: out of memory "
-				"or built without cJSON\n");
+		if (print_json(render_place_json(&res, path, in.profile)) < 0)
 			return PLACE_EXIT_READ;
-		}
-		printf("%s\n", out);
-		free(out);
 		break;
 	case PF_PROM:
 		if (render_place_prom(stdout, &res) < 0)
