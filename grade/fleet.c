@@ -37,12 +37,12 @@ void fleet_place_node(struct fleet_node *nd, const struct place_result *r)
 		bool fio = col->bs != 0;
 
 		memset(cell, 0, sizeof(*cell));
-		if (it && it->placed && isfinite(it->pct) && it->n) {
+		if (it && it->placed && isfinite(it->pct) && it->d.n) {
 			cell->placed = true;
 			cell->pct = it->pct;
-			cell->n = it->n;
+			cell->n = it->d.n;
 		} else if (it) {
-			cell->n = it->n;
+			cell->n = it->d.n;
 			snprintf(cell->why, sizeof(cell->why), "%s", it->why[0] ? it->why : "not placed");
 		} else if (fio && r->rand_note[0]) {
 			snprintf(cell->why, sizeof(cell->why), "%s", r->rand_note);

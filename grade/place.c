@@ -60,13 +60,6 @@ double place_quantile(const double *sorted, unsigned n, double p)
 	return sorted[i] + (h - lo) * (sorted[i + 1] - sorted[i]);
 }
 
-/* The rows of a table left by a filter, ascending, with what was left out. */
-struct place_rows {
-	double *v;
-	unsigned n;
-	unsigned year_lo, year_hi, undated, cached_out;
-};
-
 /* Does run r (entry e) pass f, cache rule aside? */
 static bool run_kept(const struct place_filter *f, const struct pub_run *r,
 		     const struct pub_entry *e)
@@ -84,27 +77,25 @@ static bool run_kept(const struct place_filter *f, const struct pub_run *r,
 	return true;
 }
 
-/* Fills rows (rows->v malloc'd, free it) from t under f: 0, or -1 (broken table, no memory). */
-static int rows_of(const struct pub_table *t, const struct place_filter *f,
-		   struct place_rows *rows)
+/*
+ * The rows of t left by f: their values ascending in *vp (malloc'd, free
+ * it) and their summary in d (q, min and max NAN when none is left).
+ * 0, or -1 (broken table, no memory).
+ */
+static int rows_of(const struct pub_table *t, const struct place_filter *f, double **vp,
+		   struct place_dist *d)
 {
 	struct pub_entry *e;
+	double *v;
 	int got;
 
-	memset(rows, 0, sizeof(*rows));
+	memset(d, 0, sizeof(*d));
+	*vp = NULL;
 	e = malloc(((size_t)t->n + 1) * sizeof(*e));
-	rows->v = malloc(((size_t)t->n + 1) * sizeof(*rows->v));
-	if (!e || !rows->v) {
+	v = malloc(((size_t)t->n + 1) * sizeof(*v));
+	if (!e || !v || (got = pub_table_decode(t, e, t->n)) < 0) {
 		free(e);
-		free(rows->v);
-		rows->v = NULL;
-		return -1;
-	}
-	got = pub_table_decode(t, e, t->n);
-	if (got < 0) {
-		free(e);
-		free(rows->v);
-		rows->v = NULL;
+		free(v);
 		return -1;
 	}
 	for (int i = 0; i < got; i++) {
@@ -116,22 +107,27 @@ static int rows_of(const struct pub_table *t, const struct place_filter *f,
 		if (!run_kept(f, r, &e[i]))
 			continue;
 		if (!f->include_cached && t->set == PUB_SET_YABS_DISK && r->cached) {
-			rows->cached_out++;
+			d->cached_out++;
 			continue;
 		}
-		rows->v[rows->n++] = e[i].value;
+		v[d->n++] = e[i].value;
 		if (r->year == 0) {
-			rows->undated++;
+			d->undated++;
 		} else {
 			unsigned y = 2000u + r->year;
 
-			if (!rows->year_lo || y < rows->year_lo)
-				rows->year_lo = y;
-			if (y > rows->year_hi)
-				rows->year_hi = y;
+			if (!d->year_lo || y < d->year_lo)
+				d->year_lo = y;
+			if (y > d->year_hi)
+				d->year_hi = y;
 		}
 	}
 	free(e);
+	for (unsigned k = 0; k < PLACE_NQ; k++)
+		d->q[k] = place_quantile(v, d->n, place_probs[k]);
+	d->min = d->n ? v[0] : NAN;
+	d->max = d->n ? v[d->n - 1] : NAN;
+	*vp = v;
 	return 0;
 }
 
@@ -157,6 +153,15 @@ static void size_name(uint64_t b, char *buf, size_t n)
 		snprintf(buf, n, "%llu B", (unsigned long long)b);
 }
 
+/* No rows: n and the counts 0, the quantiles, min and max NAN. */
+static void dist_none(struct place_dist *d)
+{
+	memset(d, 0, sizeof(*d));
+	for (unsigned k = 0; k < PLACE_NQ; k++)
+		d->q[k] = NAN;
+	d->min = d->max = NAN;
+}
+
 static struct place_item *new_item(struct place_result *out, const char *metric,
 				   const char *unit)
 {
@@ -168,9 +173,8 @@ static struct place_item *new_item(struct place_result *out, const char *metric,
 	memset(it, 0, sizeof(*it));
 	snprintf(it->metric, sizeof(it->metric), "%s", metric);
 	snprintf(it->unit, sizeof(it->unit), "%s", unit);
-	for (unsigned k = 0; k < PLACE_NQ; k++)
-		it->q[k] = NAN;
-	it->pct = it->min = it->max = NAN;
+	dist_none(&it->d);
+	it->pct = NAN;
 	return it;
 }
 
@@ -181,7 +185,7 @@ static struct place_item *new_item(struct place_result *out, const char *metric,
 static void rank_item(struct place_item *it, const struct pub_table *t,
 		      const struct place_filter *f, const char *none_why)
 {
-	struct place_rows rows;
+	double *v;
 
 	if (it->why[0])
 		return;
@@ -194,29 +198,22 @@ static void rank_item(struct place_item *it, const struct pub_table *t,
 		return;
 	}
 	snprintf(it->unit, sizeof(it->unit), "%s", t->unit);
-	if (rows_of(t, f, &rows) < 0) {
+	if (rows_of(t, f, &v, &it->d) < 0) {
+		dist_none(&it->d);
 		snprintf(it->why, sizeof(it->why), "the published table %s could not be read "
 			 "(broken encoding or no memory)", t->metric);
 		return;
 	}
-	if (rows.n == 0 || rows.n < f->min_n) {
+	if (it->d.n == 0 || it->d.n < f->min_n) {
 		snprintf(it->why, sizeof(it->why), "%u published rows match the filter (minimum %u)",
-			 rows.n, f->min_n);
-		free(rows.v);
+			 it->d.n, f->min_n);
+		dist_none(&it->d); /* not placed: nothing ranked among */
+		free(v);
 		return;
 	}
 	it->placed = true;
-	it->n = rows.n;
-	it->pct = place_percentile(rows.v, rows.n, it->value.v, &it->below, &it->equal);
-	for (unsigned k = 0; k < PLACE_NQ; k++)
-		it->q[k] = place_quantile(rows.v, rows.n, place_probs[k]);
-	it->min = rows.v[0];
-	it->max = rows.v[rows.n - 1];
-	it->year_lo = rows.year_lo;
-	it->year_hi = rows.year_hi;
-	it->undated = rows.undated;
-	it->cached_out = rows.cached_out;
-	free(rows.v);
+	it->pct = place_percentile(v, it->d.n, it->value.v, &it->below, &it->equal);
+	free(v);
 }
 
 /* The fio items of one yabs-shaped pass: total IOPS, then total MB/s. */
@@ -403,26 +400,14 @@ void place_population(const struct place_filter *f, struct place_pop *pop)
 	place_filter_text(f, pop->filter_text, sizeof(pop->filter_text));
 	for (unsigned i = 0; i < pub_ntables && pop->ntables < PLACE_MAX_POP; i++) {
 		struct place_pop_table *pt = &pop->table[pop->ntables++];
-		struct place_rows rows;
+		double *v;
 
 		memset(pt, 0, sizeof(*pt));
 		pt->t = &pub_tables[i];
-		pt->min = pt->max = NAN;
-		for (unsigned k = 0; k < PLACE_NQ; k++)
-			pt->q[k] = NAN;
-		if (rows_of(pt->t, f, &rows) < 0)
+		if (rows_of(pt->t, f, &v, &pt->d) < 0) {
+			dist_none(&pt->d);
 			continue;
-		pt->n = rows.n;
-		if (rows.n) {
-			for (unsigned k = 0; k < PLACE_NQ; k++)
-				pt->q[k] = place_quantile(rows.v, rows.n, place_probs[k]);
-			pt->min = rows.v[0];
-			pt->max = rows.v[rows.n - 1];
 		}
-		pt->year_lo = rows.year_lo;
-		pt->year_hi = rows.year_hi;
-		pt->undated = rows.undated;
-		pt->cached_out = rows.cached_out;
-		free(rows.v);
+		free(v);
 	}
 }

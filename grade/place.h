@@ -125,6 +125,17 @@ struct place_input {
 	struct place_net net[PLACE_MAX_NET];
 };
 
+/* The published rows a filter left in one table, summarised: what an item
+ * is ranked among, and a line of the population. */
+struct place_dist {
+	unsigned n;              /* rows after the filter */
+	double q[PLACE_NQ];      /* p10 p25 p50 p75 p90 of the rows */
+	double min, max;
+	unsigned year_lo, year_hi;   /* the rows' dates (full years; 0 when none dated) */
+	unsigned undated;            /* rows without a date */
+	unsigned cached_out;         /* rows left out as cache-inflated */
+};
+
 struct place_item {
 	char metric[24];         /* PLACE_M_* */
 	uint32_t bs;             /* fio items */
@@ -135,14 +146,9 @@ struct place_item {
 	bool placed;
 	char why[192];           /* not placed: why ("12 published rows match the filter (minimum 20)") */
 	char note[192];          /* how the figure relates to the published ones; "" = same workload */
-	unsigned n;              /* rows after the filter */
+	struct place_dist d;     /* the rows ranked among (all 0 when not placed) */
 	unsigned below, equal;   /* of them, below and equal to value */
 	double pct;              /* the mid-rank percentile, 0..100 */
-	double q[PLACE_NQ];      /* p10 p25 p50 p75 p90 of the rows */
-	double min, max;
-	unsigned year_lo, year_hi;   /* the rows' dates (full years; 0 when none dated) */
-	unsigned undated;            /* rows without a date */
-	unsigned cached_out;         /* rows left out as cache-inflated */
 };
 
 struct place_result {
@@ -159,9 +165,7 @@ struct place_result {
 /* The population under a filter: per published table, what is left. */
 struct place_pop_table {
 	const struct pub_table *t;
-	unsigned n;              /* rows after the filter */
-	double q[PLACE_NQ], min, max;
-	unsigned year_lo, year_hi, undated, cached_out;
+	struct place_dist d;     /* no minimum applied: n may be 0 (then q, min, max NAN) */
 };
 struct place_pop {
 	struct place_filter filter;

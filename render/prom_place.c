@@ -74,7 +74,7 @@ static void put_family(FILE *f, const struct place_result *p, const char *name, 
 		if (!any)
 			fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
 		any = true;
-		put_sample(f, name, p, it, what == 0 ? it->pct : what == 1 ? (double)it->n : it->placed);
+		put_sample(f, name, p, it, what == 0 ? it->pct : what == 1 ? (double)it->d.n : it->placed);
 	}
 }
 

@@ -220,22 +220,22 @@ TH_TEST(fleet_place_cells_from_result)
 	it = item(&r, PLACE_M_FIO_IOPS, 65536);   /* 64k: not the 4k column */
 	it->placed = true;
 	it->pct = 12.5;
-	it->n = 300;
+	it->d.n = 300;
 	it = item(&r, PLACE_M_FIO_IOPS, 4096);
 	it->placed = true;
 	it->pct = 38.25;
-	it->n = 339;
+	it->d.n = 339;
 	it = item(&r, PLACE_M_FIO_MBPS, 1048576);
 	snprintf(it->why, sizeof(it->why), "12 published rows match the filter (minimum 20)");
-	it->n = 12;
+	it->d.n = 12;
 	it = item(&r, PLACE_M_CPU_ALL, 0);
 	it->placed = true;
 	it->pct = 100;
-	it->n = 40;
+	it->d.n = 40;
 	it = item(&r, PLACE_M_NET_SEND, 0);        /* iperf3: never a fleet column */
 	it->placed = true;
 	it->pct = 50;
-	it->n = 90;
+	it->d.n = 90;
 	memset(&nd, 0, sizeof(nd));
 	fleet_place_node(&nd, &r);
 	TH_EQ_STR(fleet_place_cols[0].metric, PLACE_M_FIO_IOPS);

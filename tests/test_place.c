@@ -260,12 +260,12 @@ TH_TEST(place_population_counts)
 			unsigned co, ud, n = count_rows(t, &fs[k], NULL, &co, &ud);
 
 			TH_CHECK(pop.table[i].t == t);
-			if (pop.table[i].n != n || pop.table[i].cached_out != co ||
-			    pop.table[i].undated != ud)
+			if (pop.table[i].d.n != n || pop.table[i].d.cached_out != co ||
+			    pop.table[i].d.undated != ud)
 				th_fail(__FILE__, __LINE__, "filter %d, table %s bs %u %s: n %u/%u, "
 					"cached out %u/%u, undated %u/%u", k, t->metric, t->bs,
-					t->server ? t->server : "", pop.table[i].n, n,
-					pop.table[i].cached_out, co, pop.table[i].undated, ud);
+					t->server ? t->server : "", pop.table[i].d.n, n,
+					pop.table[i].d.cached_out, co, pop.table[i].d.undated, ud);
 			some_cached += co;
 			checked++;
 		}
@@ -275,7 +275,7 @@ TH_TEST(place_population_counts)
 	/* kind any keeps more than kind vps in some table */
 	place_population(&fs[0], &pop);
 	for (unsigned i = 0; i < pop.ntables; i++)
-		if (count_rows(&pub_tables[i], &fs[1], NULL, NULL, NULL) > pop.table[i].n)
+		if (count_rows(&pub_tables[i], &fs[1], NULL, NULL, NULL) > pop.table[i].d.n)
 			diff_kind++;
 	TH_CHECK(diff_kind > 0);
 	TH_CHECK(checked > 0);
@@ -303,15 +303,15 @@ TH_TEST(place_population_ladder)
 
 		if (pop.table[i].t != t)
 			continue;
-		TH_EQ_INT(pop.table[i].n, n);
+		TH_EQ_INT(pop.table[i].d.n, n);
 		TH_CHECK(n > 20);
 		/* p25 by hand: h = (n - 1) / 4 */
 		h = (n - 1) * 0.25;
 		lo = (unsigned)h;
 		want = v[lo] + (h - lo) * (v[lo + 1] - v[lo]);
-		TH_NEAR(pop.table[i].q[1], want, 1e-9);
-		TH_NEAR(pop.table[i].min, v[0], 0);
-		TH_NEAR(pop.table[i].max, v[n - 1], 0);
+		TH_NEAR(pop.table[i].d.q[1], want, 1e-9);
+		TH_NEAR(pop.table[i].d.min, v[0], 0);
+		TH_NEAR(pop.table[i].d.max, v[n - 1], 0);
 	}
 	free(v);
 }
@@ -396,12 +396,12 @@ static void check_placed_as_counted(const struct place_item *it, const struct pl
 	}
 	if (n >= f->min_n) {
 		TH_CHECK(it->placed);
-		TH_EQ_INT(it->n, n);
+		TH_EQ_INT(it->d.n, n);
 		TH_EQ_INT(it->below, below);
 		TH_EQ_INT(it->equal, equal);
 		TH_NEAR(it->pct, 100.0 * (below + equal / 2.0) / n, 1e-9);
-		TH_NEAR(it->min, v[0], 0);
-		TH_NEAR(it->max, v[n - 1], 0);
+		TH_NEAR(it->d.min, v[0], 0);
+		TH_NEAR(it->d.max, v[n - 1], 0);
 		TH_EQ_STR(it->unit, t->unit);
 	} else {
 		char why[192];
@@ -468,7 +468,7 @@ TH_TEST(place_compute_yabs)
 	for (unsigned i = 0; i < r.nitems; i++)
 		if (r.item[i].placed)
 			for (int k = 1; k < PLACE_NQ; k++)
-				TH_CHECK(r.item[i].q[k - 1] <= r.item[i].q[k]);
+				TH_CHECK(r.item[i].d.q[k - 1] <= r.item[i].d.q[k]);
 }
 
 TH_TEST(place_compute_filters_placed_as_counted)
@@ -515,7 +515,7 @@ TH_TEST(place_compute_min_n)
 		 count_rows(t, &f, NULL, NULL, NULL));
 	TH_CHECK(!it->placed);
 	TH_EQ_STR(it->why, why);
-	TH_EQ_INT(it->n, 0);
+	TH_EQ_INT(it->d.n, 0);
 	TH_CHECK(isnan(it->pct));
 	TH_CHECK(it->value.ok);     /* the figure is still shown */
 	/* the boundary: n rows place with minimum n, not with n + 1 */
@@ -523,7 +523,7 @@ TH_TEST(place_compute_min_n)
 	f.min_n = count_rows(t, &f, NULL, NULL, NULL);
 	place_compute(&in, &f, &r);
 	it = item_of(&r, PLACE_M_FIO_IOPS, 4096);
-	TH_CHECK(it && it->placed && it->n == f.min_n);
+	TH_CHECK(it && it->placed && it->d.n == f.min_n);
 	f.min_n++;
 	place_compute(&in, &f, &r);
 	it = item_of(&r, PLACE_M_FIO_IOPS, 4096);
@@ -776,7 +776,7 @@ static void same_result(const struct place_result *a, const struct place_result 
 		if (x->value.ok && y->value.ok && x->value.v != y->value.v)
 			th_fail(__FILE__, __LINE__, "%s: %.17g from the run, %.17g from its JSON",
 				x->label, x->value.v, y->value.v);
-		TH_EQ_INT(x->n, y->n);
+		TH_EQ_INT(x->d.n, y->d.n);
 		TH_EQ_INT(x->below, y->below);
 		TH_EQ_INT(x->equal, y->equal);
 	}

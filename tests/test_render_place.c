@@ -27,11 +27,11 @@
 
 static void set_q(struct place_item *it, double a, double b, double c, double d, double e)
 {
-	it->q[0] = a;
-	it->q[1] = b;
-	it->q[2] = c;
-	it->q[3] = d;
-	it->q[4] = e;
+	it->d.q[0] = a;
+	it->d.q[1] = b;
+	it->d.q[2] = c;
+	it->d.q[3] = d;
+	it->d.q[4] = e;
 }
 
 static void hand_result(struct place_result *p)
@@ -59,16 +59,16 @@ static void hand_result(struct place_result *p)
 	snprintf(it->unit, sizeof(it->unit), "IOPS");
 	it->value = mdbl_of(52300);
 	it->placed = true;
-	it->n = 339;
+	it->d.n = 339;
 	it->below = 128;
 	it->equal = 2;
 	it->pct = 100.0 * (128 + 1) / 339; /* 38.05 */
 	set_q(it, 10300, 35200, 92700, 181000, 273000);
-	it->min = 1200;
-	it->max = 910000;
-	it->year_lo = 2020;
-	it->year_hi = 2026;
-	it->cached_out = 5;
+	it->d.min = 1200;
+	it->d.max = 910000;
+	it->d.year_lo = 2020;
+	it->d.year_hi = 2026;
+	it->d.cached_out = 5;
 
 	it = &p->item[1];
 	snprintf(it->metric, sizeof(it->metric), PLACE_M_FIO_MBPS);
@@ -77,7 +77,7 @@ static void hand_result(struct place_result *p)
 	snprintf(it->unit, sizeof(it->unit), "MB/s");
 	it->value = mdbl_of(1234.5);
 	snprintf(it->why, sizeof(it->why), "12 published rows match the filter (minimum 20)");
-	it->n = 12;
+	it->d.n = 12;
 
 	it = &p->item[2];
 	snprintf(it->metric, sizeof(it->metric), PLACE_M_CPU_1T);
@@ -85,16 +85,16 @@ static void hand_result(struct place_result *p)
 	snprintf(it->unit, sizeof(it->unit), "events/s");
 	it->value = mdbl_of(5012.34);
 	it->placed = true;
-	it->n = 120;
+	it->d.n = 120;
 	it->below = 116;
 	it->equal = 1;
 	it->pct = 100.0 * (116 + 0.5) / 120; /* 97.08 */
 	set_q(it, 700, 1100, 2000, 3000, 4500);
-	it->min = 400;
-	it->max = 6000;
-	it->year_lo = 2023;
-	it->year_hi = 2026;
-	it->undated = 3;
+	it->d.min = 400;
+	it->d.max = 6000;
+	it->d.year_lo = 2023;
+	it->d.year_hi = 2026;
+	it->d.undated = 3;
 	snprintf(it->note, sizeof(it->note), "max_prime 10000, as sysbench's default");
 
 	it = &p->item[3];
@@ -106,15 +106,15 @@ static void hand_result(struct place_result *p)
 	snprintf(it->unit, sizeof(it->unit), "Mbits/sec");
 	it->value = mdbl_of(88);
 	it->placed = true;
-	it->n = 41;
+	it->d.n = 41;
 	it->below = 0;
 	it->equal = 0;
 	it->pct = 0;
 	set_q(it, 120, 450, 900, 2100, 5000);
-	it->min = 95;
-	it->max = 9400;
-	it->year_lo = 2021;
-	it->year_hi = 2026;
+	it->d.min = 95;
+	it->d.max = 9400;
+	it->d.year_lo = 2021;
+	it->d.year_hi = 2026;
 }
 
 typedef void (*text_fn)(FILE *, const struct place_result *);
@@ -599,11 +599,11 @@ static void hand_pop(struct place_pop *pop)
 	pop->filter.min_n = 20;
 	snprintf(pop->filter_text, sizeof(pop->filter_text), "kind vps, any vCPUs, all years");
 	pop->ntables = 2;
-	pop->table[0] = (struct place_pop_table){ .t = &pop_t[0], .n = 339,
-						  .q = { 10300, 35200, 92700, 181000, 273000 },
-						  .min = 1200, .max = 910000, .year_lo = 2020,
-						  .year_hi = 2026, .undated = 4, .cached_out = 32 };
-	pop->table[1] = (struct place_pop_table){ .t = &pop_t[1], .n = 0 };
+	pop->table[0] = (struct place_pop_table){ .t = &pop_t[0], .d.n = 339,
+						  .d.q = { 10300, 35200, 92700, 181000, 273000 },
+						  .d.min = 1200, .d.max = 910000, .d.year_lo = 2020,
+						  .d.year_hi = 2026, .d.undated = 4, .d.cached_out = 32 };
+	pop->table[1] = (struct place_pop_table){ .t = &pop_t[1], .d.n = 0 };
 }
 
 static void pop_text_fn(FILE *f, const struct place_result *unused)

@@ -38,7 +38,7 @@ static bool log_unit(const char *unit)
 
 static struct axis axis_of(const struct place_item *it)
 {
-	struct axis a = { it->min, it->max, false };
+	struct axis a = { it->d.min, it->d.max, false };
 
 	if (it->value.ok && it->value.v < a.lo)
 		a.lo = it->value.v;
@@ -96,9 +96,9 @@ static void text_at(FILE *f, double x, double y, const char *anchor, const char 
 static void strip(FILE *f, const struct place_item *it)
 {
 	struct axis a = axis_of(it);
-	double xmin = ax_x(&a, it->min), xmax = ax_x(&a, it->max), xv = ax_x(&a, it->value.v);
-	double x10 = ax_x(&a, it->q[0]), x25 = ax_x(&a, it->q[1]), x50 = ax_x(&a, it->q[2]);
-	double x75 = ax_x(&a, it->q[3]), x90 = ax_x(&a, it->q[4]);
+	double xmin = ax_x(&a, it->d.min), xmax = ax_x(&a, it->d.max), xv = ax_x(&a, it->value.v);
+	double x10 = ax_x(&a, it->d.q[0]), x25 = ax_x(&a, it->d.q[1]), x50 = ax_x(&a, it->d.q[2]);
+	double x75 = ax_x(&a, it->d.q[3]), x90 = ax_x(&a, it->d.q[4]);
 	char b[32], c[96];
 	double half;
 
@@ -125,14 +125,14 @@ static void strip(FILE *f, const struct place_item *it)
 	snprintf(c, sizeof(c), "this VPS %s", b);
 	text_at(f, xv < SW / 2 ? xv - 4 : xv + 4, 12, xv < SW / 2 ? "start" : "end", c);
 	/* under the strip: p50, and min and max where they leave it room (7.5 units a character) */
-	num(b, sizeof(b), it->q[2]);
+	num(b, sizeof(b), it->d.q[2]);
 	snprintf(c, sizeof(c), "p50 %s", b);
 	text_at(f, x50, YM + 28, "middle", c);
 	half = 7.5 * (double)strlen(c) / 2;
-	num(b, sizeof(b), it->min);
+	num(b, sizeof(b), it->d.min);
 	if (xmin + 7.5 * (double)strlen(b) + 6 < x50 - half)
 		text_at(f, xmin, YM + 28, "start", b);
-	num(b, sizeof(b), it->max);
+	num(b, sizeof(b), it->d.max);
 	if (xmax - 7.5 * (double)strlen(b) - 6 > x50 + half)
 		text_at(f, xmax, YM + 28, "end", b);
 	snprintf(c, sizeof(c), "%s %s", it->unit, a.log ? "(log scale)" : "(linear)");
@@ -152,27 +152,27 @@ static void one_item(FILE *f, const struct place_item *it)
 		num(v, sizeof(v), it->value.v);
 		ordinal(ord, sizeof(ord), lround(it->pct));
 		for (unsigned k = 0; k < PLACE_NQ; k++)
-			num(q[k], sizeof(q[k]), it->q[k]);
-		num(mn, sizeof(mn), it->min);
-		num(mx, sizeof(mx), it->max);
-		if (it->year_lo && it->year_hi != it->year_lo)
-			snprintf(yrs, sizeof(yrs), "%u\xe2\x80\x93%u", it->year_lo, it->year_hi);
-		else if (it->year_lo)
-			snprintf(yrs, sizeof(yrs), "%u", it->year_lo);
+			num(q[k], sizeof(q[k]), it->d.q[k]);
+		num(mn, sizeof(mn), it->d.min);
+		num(mx, sizeof(mx), it->d.max);
+		if (it->d.year_lo && it->d.year_hi != it->d.year_lo)
+			snprintf(yrs, sizeof(yrs), "%u\xe2\x80\x93%u", it->d.year_lo, it->d.year_hi);
+		else if (it->d.year_lo)
+			snprintf(yrs, sizeof(yrs), "%u", it->d.year_lo);
 		else
 			snprintf(yrs, sizeof(yrs), "undated");
-		if (it->year_lo && it->undated)
-			snprintf(yrs + strlen(yrs), sizeof(yrs) - strlen(yrs), "; %u undated", it->undated);
+		if (it->d.year_lo && it->d.undated)
+			snprintf(yrs + strlen(yrs), sizeof(yrs) - strlen(yrs), "; %u undated", it->d.undated);
 		snprintf(words, sizeof(words),
 			 "%s %s: at the %s percentile of %u published results (%s); "
 			 "min %s, p10 %s, p25 %s, p50 %s, p75 %s, p90 %s, max %s",
-			 v, it->unit, ord, it->n, yrs, mn, q[0], q[1], q[2], q[3], q[4], mx);
+			 v, it->unit, ord, it->d.n, yrs, mn, q[0], q[1], q[2], q[3], q[4], mx);
 		fputs("<p class=\"pl-rank\">", f);
 		html_esc(f, words);
 		fputs("</p>\n", f);
-		if (it->cached_out) {
+		if (it->d.cached_out) {
 			snprintf(words, sizeof(words), "%u cache-inflated published runs left out",
-				 it->cached_out);
+				 it->d.cached_out);
 			fputs("<p class=\"note\">", f);
 			html_esc(f, words);
 			fputs("</p>\n", f);

@@ -91,20 +91,20 @@ static cJSON *item_json(const struct place_item *it)
 	cJSON_AddBoolToObject(o, "placed", pl);
 	json_add_str(o, "why", pl ? NULL : it->why[0] ? it->why : "no published rows");
 	json_add_str(o, "note", it->note);
-	cJSON_AddNumberToObject(o, "n", pl ? it->n : 0);
+	cJSON_AddNumberToObject(o, "n", pl ? it->d.n : 0);
 	cJSON_AddNumberToObject(o, "below", pl ? it->below : 0);
 	cJSON_AddNumberToObject(o, "equal", pl ? it->equal : 0);
 	add_num_or_null(o, "percentile", pl, it->pct);
 	for (unsigned k = 0; k < PLACE_NQ; k++)
-		add_num_or_null(o, q_keys[k], pl, it->q[k]);
-	add_num_or_null(o, "min", pl, it->min);
-	add_num_or_null(o, "max", pl, it->max);
+		add_num_or_null(o, q_keys[k], pl, it->d.q[k]);
+	add_num_or_null(o, "min", pl, it->d.min);
+	add_num_or_null(o, "max", pl, it->d.max);
 	if (pl)
-		add_range(o, "years", it->year_lo, it->year_hi);
+		add_range(o, "years", it->d.year_lo, it->d.year_hi);
 	else
 		cJSON_AddNullToObject(o, "years");
-	cJSON_AddNumberToObject(o, "undated", pl ? it->undated : 0);
-	cJSON_AddNumberToObject(o, "cached_left_out", pl ? it->cached_out : 0);
+	cJSON_AddNumberToObject(o, "undated", pl ? it->d.undated : 0);
+	cJSON_AddNumberToObject(o, "cached_left_out", pl ? it->d.cached_out : 0);
 	return o;
 }
 
@@ -152,7 +152,7 @@ char *render_place_json(const struct place_result *p, const char *report_path, c
 static cJSON *pop_table_json(const struct place_pop_table *t)
 {
 	cJSON *o = cJSON_CreateObject();
-	bool any = t->n > 0;
+	bool any = t->d.n > 0;
 
 	if (!o)
 		return NULL;
@@ -162,14 +162,14 @@ static cJSON *pop_table_json(const struct place_pop_table *t)
 	json_add_str(o, "location", t->t->location);
 	json_add_str(o, "family", t->t->family);
 	cJSON_AddStringToObject(o, "unit", t->t->unit);
-	cJSON_AddNumberToObject(o, "n", t->n);
+	cJSON_AddNumberToObject(o, "n", t->d.n);
 	for (unsigned k = 0; k < PLACE_NQ; k++)
-		add_num_or_null(o, q_keys[k], any, t->q[k]);
-	add_num_or_null(o, "min", any, t->min);
-	add_num_or_null(o, "max", any, t->max);
-	add_range(o, "years", t->year_lo, t->year_hi);
-	cJSON_AddNumberToObject(o, "undated", t->undated);
-	cJSON_AddNumberToObject(o, "cached_left_out", t->cached_out);
+		add_num_or_null(o, q_keys[k], any, t->d.q[k]);
+	add_num_or_null(o, "min", any, t->d.min);
+	add_num_or_null(o, "max", any, t->d.max);
+	add_range(o, "years", t->d.year_lo, t->d.year_hi);
+	cJSON_AddNumberToObject(o, "undated", t->d.undated);
+	cJSON_AddNumberToObject(o, "cached_left_out", t->d.cached_out);
 	return o;
 }
 

@@ -90,7 +90,7 @@ static unsigned ladder_slot(const struct place_item *it)
 {
 	unsigned k = 0;
 
-	while (k < PLACE_NQ && it->q[k] <= it->value.v)
+	while (k < PLACE_NQ && it->d.q[k] <= it->value.v)
 		k++;
 	return k;
 }
@@ -110,16 +110,16 @@ static void years_words(char *buf, size_t n, const struct place_item *it)
 	char yr[32] = "";
 	size_t len;
 
-	if (it->year_lo && it->year_hi != it->year_lo)
-		snprintf(yr, sizeof(yr), "%u\xe2\x80\x93%u", it->year_lo, it->year_hi);
-	else if (it->year_lo)
-		snprintf(yr, sizeof(yr), "%u", it->year_lo);
+	if (it->d.year_lo && it->d.year_hi != it->d.year_lo)
+		snprintf(yr, sizeof(yr), "%u\xe2\x80\x93%u", it->d.year_lo, it->d.year_hi);
+	else if (it->d.year_lo)
+		snprintf(yr, sizeof(yr), "%u", it->d.year_lo);
 	snprintf(buf, n, "(%s", yr[0] ? yr : "undated");
 	len = strlen(buf);
-	if (yr[0] && it->undated && len < n)
-		len += (size_t)snprintf(buf + len, n - len, "; %u undated", it->undated);
-	if (it->cached_out && len < n)
-		len += (size_t)snprintf(buf + len, n - len, "; %u cache-inflated left out", it->cached_out);
+	if (yr[0] && it->d.undated && len < n)
+		len += (size_t)snprintf(buf + len, n - len, "; %u undated", it->d.undated);
+	if (it->d.cached_out && len < n)
+		len += (size_t)snprintf(buf + len, n - len, "; %u cache-inflated left out", it->d.cached_out);
 	if (len < n)
 		snprintf(buf + len, n - len, ")");
 }
@@ -132,7 +132,7 @@ static void placed_item(FILE *f, const struct place_item *it)
 	place_num(v, sizeof(v), it->value.v, it->unit);
 	fprintf(f, " %6s  ", v);
 	for (unsigned k = 0; k < PLACE_NQ; k++) {
-		place_num(q, sizeof(q), it->q[k], it->unit);
+		place_num(q, sizeof(q), it->d.q[k], it->unit);
 		if (k == slot)
 			fputs(k ? " " MARK " " : MARK " ", f);
 		else if (k)
@@ -143,7 +143,7 @@ static void placed_item(FILE *f, const struct place_item *it)
 	ordinal(ord, sizeof(ord), lround(it->pct));
 	years_words(yrs, sizeof(yrs), it);
 	snprintf(words, sizeof(words), MARK " at the %s percentile of %u published results %s", ord,
-		 it->n, yrs);
+		 it->d.n, yrs);
 	wrap(f, LADDER_INDENT - 1, words);
 }
 
@@ -237,20 +237,20 @@ void render_population_text(FILE *f, const struct place_pop *pop)
 			continue;
 		table_label(label, sizeof(label), t->t);
 		if (strlen(label) > 22)
-			fprintf(f, " %s\n %-22s %5u", label, "", t->n);
+			fprintf(f, " %s\n %-22s %5u", label, "", t->d.n);
 		else
-			fprintf(f, " %-22s %5u", label, t->n);
-		if (!t->n) {
+			fprintf(f, " %-22s %5u", label, t->d.n);
+		if (!t->d.n) {
 			fputs("  (no rows under the filter)\n", f);
 			continue;
 		}
 		for (unsigned k = 0; k < PLACE_NQ; k++) {
-			place_num(num, sizeof(num), t->q[k], t->t->unit);
+			place_num(num, sizeof(num), t->d.q[k], t->t->unit);
 			fprintf(f, " %6s", num);
 		}
-		place_num(num, sizeof(num), t->min, t->t->unit);
+		place_num(num, sizeof(num), t->d.min, t->t->unit);
 		fprintf(f, " %6s", num);
-		place_num(num, sizeof(num), t->max, t->t->unit);
+		place_num(num, sizeof(num), t->d.max, t->t->unit);
 		fprintf(f, " %6s\n", num);
 	}
 }
