@@ -205,24 +205,34 @@ static void flag_node(struct fleet *f, struct fleet_node *nd)
 	double sum = 0;
 
 	nd->noutliers = 0;
+	nd->ndist_shown = 0;
 	nd->missing[0] = '\0';
 	nd->fail_why[0] = '\0';
 	memset(&ms, 0, sizeof(ms));
 	for (unsigned m = 0; m < f->nmetric; m++) {
 		const struct fleet_metric *fm = &f->metric[m];
+		const struct fleet_disturbed *dist;
 		struct metric *x;
 
 		nd->outlier[m] = false;
 		nd->worse_pct[m] = NAN;
-		if (nd->has[m] && (x = metric_add(&ms, fm->name)) != NULL) {
-			x->value = nd->v[m];
+		dist = fleet_node_disturbed(nd, m);
+		if ((nd->has[m] || dist) && (x = metric_add(&ms, fm->name)) != NULL) {
+			/* a disturbed figure gates as "disturbed: why", not "not measured" */
+			x->value = nd->has[m] ? nd->v[m] : dist->v;
 			x->measured = true;
+			x->disturbed = !nd->has[m];
+			if (x->disturbed)
+				snprintf(x->why_not, sizeof(x->why_not), "%s", dist->why);
 			x->spread_pct = -1;
 		}
 		if (!fm->shown)
 			continue;
 		if (!nd->has[m]) {
-			append(nd->missing, sizeof(nd->missing), ", ", fm->name);
+			if (dist)
+				nd->ndist_shown++;
+			else
+				append(nd->missing, sizeof(nd->missing), ", ", fm->name);
 			continue;
 		}
 		if (fm->median == 0 || !isfinite(fm->median))
@@ -247,7 +257,24 @@ static void flag_node(struct fleet *f, struct fleet_node *nd)
 	}
 }
 
-/* Worst first: failing, unhealthy, then more outlier metrics, then further below the median. */
+/* 2: interrupted or a shown figure missing; 1: a shown figure disturbed; 0: neither. */
+static int unsettled(const struct fleet_node *nd)
+{
+	if (!nd->complete || nd->missing[0])
+		return 2;
+	return nd->ndist_shown ? 1 : 0;
+}
+
+const struct fleet_disturbed *fleet_node_disturbed(const struct fleet_node *nd, unsigned m)
+{
+	for (unsigned i = 0; i < nd->ndist && i < FLEET_MAX_DISTURBED; i++)
+		if (nd->dist[i].m == m)
+			return &nd->dist[i];
+	return NULL;
+}
+
+/* Worst first: failing, unhealthy, more outlier metrics, incomplete, disturbed,
+ * then further below the median. */
 static int cmp_node(const void *a, const void *b)
 {
 	const struct fleet_node *x = a, *y = b;
@@ -258,8 +285,8 @@ static int cmp_node(const void *a, const void *b)
 		return fleet_node_unhealthy(x) ? -1 : 1;
 	if (x->noutliers != y->noutliers)
 		return x->noutliers > y->noutliers ? -1 : 1;
-	if ((x->complete && !x->missing[0]) != (y->complete && !y->missing[0]))
-		return x->complete && !x->missing[0] ? 1 : -1;
+	if (unsettled(x) != unsettled(y))
+		return unsettled(x) > unsettled(y) ? -1 : 1;
 	if (x->score != y->score)
 		return x->score > y->score ? -1 : 1;
 	return strcmp(x->label, y->label);
@@ -318,5 +345,12 @@ const char *fleet_node_status(const struct fleet_node *nd)
 		return "UNHEALTHY";
 	if (nd->noutliers)
 		return "OUTLIER";
-	return nd->complete && !nd->missing[0] ? "ok" : "INCOMPLETE";
+	switch (unsettled(nd)) {
+	case 2:
+		return "INCOMPLETE";
+	case 1:
+		return "DISTURBED";
+	default:
+		return "ok";
+	}
 }

@@ -44,6 +44,18 @@ struct fleet_place_cell {
 	char why[224];             /* not placed: why */
 };
 
+/*
+ * A figure the report measured and did not grade because its pass was
+ * disturbed ("metrics" has null, "metrics_detail" says disturbed and why):
+ * not a figure to rank or gate on, but not "no figure" either.
+ */
+#define FLEET_MAX_DISTURBED GRADE_MAX_METRICS
+struct fleet_disturbed {
+	unsigned m;                /* index in grade_metric_names */
+	double v;                  /* what it measured, disturbed */
+	char why[128];             /* the report's why, as grade.h's why_not holds it */
+};
+
 struct fleet_node {
 	char file[PATH_MAX];
 	char label[80];            /* --label NAME, else the file name without .json */
@@ -57,6 +69,8 @@ struct fleet_node {
 	bool has[GRADE_MAX_METRICS];
 	double v[GRADE_MAX_METRICS];  /* by index in grade_metric_names */
 	struct fleet_place_cell place[FLEET_PLACE_COLS]; /* by index in fleet_place_cols */
+	unsigned ndist;            /* figures measured but disturbed (has[m] false) */
+	struct fleet_disturbed dist[FLEET_MAX_DISTURBED];
 
 	/* filled by fleet_analyse */
 	bool outlier[GRADE_MAX_METRICS];
@@ -64,7 +78,8 @@ struct fleet_node {
 	unsigned noutliers;
 	bool failing;
 	char fail_why[400];        /* "rand_iops>=5000 (measured 3100); ..." */
-	char missing[200];         /* shown metrics this node has no figure for */
+	char missing[200];         /* shown metrics this node has no figure for, disturbed ones aside */
+	unsigned ndist_shown;      /* shown metrics whose figure was disturbed */
 	double score;              /* mean worse_pct over its figures: the sort key */
 };
 
@@ -114,6 +129,9 @@ struct fleet {
 int fleet_load(struct fleet *f, const char *const *paths, unsigned npaths,
 	       const struct place_filter *pf, char *err, size_t errlen);
 
+/* The disturbed figure of metric m, or NULL. */
+const struct fleet_disturbed *fleet_node_disturbed(const struct fleet_node *nd, unsigned m);
+
 /* The node's cells of fleet_place_cols from its placement r: percentile
  * and n where placed, else why (the item's, the rand note, or "not
  * measured"). */
@@ -142,7 +160,9 @@ double fleet_percentile(const double *sorted, unsigned n, double p);
 /* Whether the node's report names a health problem. */
 bool fleet_node_unhealthy(const struct fleet_node *nd);
 
-/* "FAIL", "UNHEALTHY", "OUTLIER", "INCOMPLETE" or "ok". */
+/* "FAIL", "UNHEALTHY", "OUTLIER", "INCOMPLETE" (interrupted, or a shown
+ * metric with no figure), "DISTURBED" (a shown figure measured but
+ * disturbed: run it again on a quiet machine) or "ok". */
 const char *fleet_node_status(const struct fleet_node *nd);
 
 void fleet_free(struct fleet *f);

@@ -61,6 +61,26 @@ static void read_health(const cJSON *root, struct fleet_node *nd)
 	}
 }
 
+/*
+ * A figure "metrics" leaves null because its pass was disturbed: the
+ * report's metrics_detail says disturbed, with the value and why. Reports
+ * from before metrics_detail have none: their null stays "no figure".
+ */
+static void read_disturbed(const cJSON *detail, unsigned m, struct fleet_node *nd)
+{
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(detail, grade_metric_names[m]);
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(d, "value");
+	struct fleet_disturbed *x;
+
+	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(d, "disturbed")) ||
+	    !cJSON_IsNumber(v) || !isfinite(v->valuedouble) || nd->ndist >= FLEET_MAX_DISTURBED)
+		return;
+	x = &nd->dist[nd->ndist++];
+	x->m = m;
+	x->v = v->valuedouble;
+	snprintf(x->why, sizeof(x->why), "%s", str_or(d, "why", "its pass was disturbed"));
+}
+
 /* The report's figures among the published ones: nd's place cells. */
 static void place_node(const char *text, const struct place_filter *pf, struct fleet_node *nd)
 {
@@ -85,7 +105,7 @@ static int read_node(const char *path, const struct place_filter *pf, struct fle
 {
 	char *text = report_file_read(path, why, wn);
 	cJSON *root = NULL, *metrics, *labels, *l;
-	const cJSON *run, *complete, *verdict;
+	const cJSON *run, *complete, *verdict, *detail;
 	int rc = -1;
 
 	if (!text)
@@ -105,6 +125,7 @@ static int read_node(const char *path, const struct place_filter *pf, struct fle
 		snprintf(why, wn, "report has no \"metrics\" object");
 		goto out;
 	}
+	detail = cJSON_GetObjectItemCaseSensitive(root, "metrics_detail");
 	snprintf(nd->file, sizeof(nd->file), "%s", path);
 	snprintf(nd->label, sizeof(nd->label), "%s", str_or(root, "label", ""));
 	if (!nd->label[0])
@@ -129,6 +150,8 @@ static int read_node(const char *path, const struct place_filter *pf, struct fle
 
 		nd->has[m] = cJSON_IsNumber(v) && isfinite(v->valuedouble);
 		nd->v[m] = nd->has[m] ? v->valuedouble : 0;
+		if (!nd->has[m])
+			read_disturbed(detail, m, nd);
 	}
 	place_node(text, pf, nd);
 	rc = 0;

@@ -236,8 +236,8 @@ PY
 # (a short run on a busy machine may well make a node an OUTLIER: not a failure)
 n_fleet=$(awk '/^TASK \[Rank the fleet on the controller\]/ { on = 1; next } /^TASK / { on = 0 } on && /-> localhost\]/' "$tmp/pb2.log" | wc -l)
 # A node whose shown figure was disturbed by the other nodes' runs beside it
-# (one machine here) has no figure for it and is INCOMPLETE: accepted only
-# when its report says each figure it lacks was measured and disturbed.
+# (one machine here) is DISTURBED, not INCOMPLETE: accepted only when its
+# report says each figure it lacks was measured and disturbed.
 disturbed_only() {
 	python3 - "$tmp/results/$1.json" <<'PY'
 import json, sys
@@ -251,7 +251,7 @@ fleet_nodes_ok() {
 	local n
 	for n in node-2 node-4; do
 		grep -qE "^ $n +(ok|OUTLIER) " "$tmp/results/fleet.txt" && continue
-		grep -qE "^ $n +INCOMPLETE " "$tmp/results/fleet.txt" && disturbed_only "$n" && continue
+		grep -qE "^ $n +DISTURBED " "$tmp/results/fleet.txt" && disturbed_only "$n" && continue
 		return 1
 	done
 }

@@ -317,6 +317,66 @@ for bad in 'a b' 'x/y' "$(printf 'x%.0s' $(seq 65))" 'é'; do
 done
 "$VPSBENCH" --only sysinfo --quiet --label "$(printf 'x%.0s' $(seq 64))" --json >/dev/null 2>&1 &&
 	t_ok "--label of 64 bytes accepted" || t_fail "64-byte label"
+# A disturbed figure (metrics null, metrics_detail disturbed): the node is
+# DISTURBED with the why, not INCOMPLETE; the figure stays out of the
+# median; --require on it fails saying disturbed. The same null without
+# metrics_detail (an older report) stays INCOMPLETE, "no figure for".
+mkdir -p "$tmp/dist"
+cp $F/b.json $F/c.json $F/d.json "$tmp/dist/"
+python3 - $F/a.json "$tmp/dist/x-dist.json" "$tmp/dist/x-old.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+v = r["metrics"]["rand_iops"]
+r["metrics"]["rand_iops"] = None
+r.setdefault("metrics_detail", {})["rand_iops"] = {"value": v, "measured": True, "graded": False,
+    "disturbed": True, "why": "pass 1: io pressure 37% (some) in the 0.05 s before the pass"}
+r["label"] = "d"
+json.dump(r, open(sys.argv[2], "w"))
+del r["metrics_detail"]["rand_iops"]
+r["label"] = "old"
+json.dump(r, open(sys.argv[3], "w"))
+PY
+"$VPSBENCH" fleet "$tmp/dist" >"$tmp/d.txt" 2>&1; rc1=$?
+"$VPSBENCH" fleet "$tmp/dist" --format json >"$tmp/d.json" 2>&1
+"$VPSBENCH" fleet "$tmp/dist" --format html >"$tmp/d.html" 2>&1
+"$VPSBENCH" fleet "$tmp/dist" --require 'rand_iops>=1' >"$tmp/dr.txt" 2>&1; rc2=$?
+if python3 - "$tmp/d.json" "$tmp/dist" $F/a.json <<'PY'
+import json, glob, statistics, sys
+j = json.load(open(sys.argv[1]))
+n = {x["label"]: x for x in j["nodes"]}
+assert n["d"]["status"] == "DISTURBED", n["d"]["status"]
+assert n["d"]["missing"] == [] and n["d"]["values"]["rand_iops"] is None, n["d"]
+assert n["d"]["disturbed"] == [{"metric": "rand_iops",
+    "value": json.load(open(sys.argv[3]))["metrics"]["rand_iops"],
+    "why": "pass 1: io pressure 37% (some) in the 0.05 s before the pass"}], n["d"]["disturbed"]
+assert n["old"]["status"] == "INCOMPLETE" and n["old"]["missing"] == ["rand_iops"], n["old"]
+assert n["old"]["disturbed"] == []
+# the median of the nodes that have the figure only
+have = [json.load(open(f))["metrics"]["rand_iops"] for f in sorted(glob.glob(sys.argv[2] + "/*.json"))]
+have = sorted(x for x in have if x is not None)
+assert len(have) == 3
+m = [x for x in j["metrics"] if x["metric"] == "rand_iops"][0]
+assert m["nodes"] == 3, m
+assert abs(m["median"] - statistics.median(have)) < 1e-9, (m["median"], have)
+PY
+then t_ok "a disturbed figure: DISTURBED with its why, out of the median; without metrics_detail INCOMPLETE"
+else t_fail "disturbed node (json)" "$(head -c 400 "$tmp/d.json")"; fi
+if [ $rc1 -eq 0 ] && grep -qE '^ d +DISTURBED .* disturbed ' "$tmp/d.txt" &&
+   grep -qE '^ old +INCOMPLETE ' "$tmp/d.txt" &&
+   grep -q '^ d: rand_iops disturbed (pass 1: io pressure 37% (some) in the 0.05 s before the pass)$' "$tmp/d.txt" &&
+   grep -q '^ old: no figure for rand_iops$' "$tmp/d.txt" &&
+   grep -q '<li>d: rand_iops disturbed (pass 1: io pressure 37% (some)' "$tmp/d.html"; then
+	t_ok "a disturbed figure in text and HTML: the cell, the status, the why"
+else
+	t_fail "disturbed node (text/html)" "rc=$rc1 $(head -c 1500 "$tmp/d.txt")"
+fi
+if [ $rc2 -eq 3 ] && grep -q '^ d: rand_iops>=1 (disturbed: pass 1: io pressure 37%' "$tmp/dr.txt" &&
+   grep -q '^ old: rand_iops>=1 (not measured' "$tmp/dr.txt"; then
+	t_ok "--require on a disturbed figure: fails saying disturbed, exit 3"
+else
+	t_fail "--require disturbed" "rc=$rc2 $(grep -A3 'Failing' "$tmp/dr.txt")"
+fi
+
 L="--label web-1 --label dc=fra1 --label rack=r4:u12"
 "$VPSBENCH" --only sysinfo --quiet $L --json >"$tmp/l.json" 2>/dev/null
 t_json "$tmp/l.json" 'j["label"] == "web-1"' 'j["labels"] == {"dc": "fra1", "rack": "r4:u12"}' &&

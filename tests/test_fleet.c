@@ -106,6 +106,55 @@ TH_TEST(fleet_require_per_node)
 	fleet_free(&f);
 }
 
+/*
+ * A figure measured but disturbed (the report's metrics null, its
+ * metrics_detail disturbed) is not "no figure": the node is DISTURBED, not
+ * INCOMPLETE, ranks after incomplete nodes and before settled ones, stays
+ * out of the median, and a --require on it fails saying disturbed and why.
+ */
+TH_TEST(fleet_disturbed_not_missing)
+{
+	static struct fleet f;
+	struct requirement req[REQUIRE_MAX];
+	int iops = metric_index("rand_iops");
+	struct fleet_node nd;
+	unsigned n = 0;
+	char err[256];
+
+	TH_CHECK(iops >= 0);
+	node(&f, "a", "rand_iops", 9000);
+	node(&f, "b", "rand_iops", 8000);
+	memset(&nd, 0, sizeof(nd));
+	snprintf(nd.label, sizeof(nd.label), "dist");
+	snprintf(nd.profile, sizeof(nd.profile), "default");
+	nd.complete = true;
+	nd.ndist = 1;
+	nd.dist[0].m = (unsigned)iops;
+	nd.dist[0].v = 100;  /* far below: it would be an outlier and move the median */
+	snprintf(nd.dist[0].why, sizeof(nd.dist[0].why), "io pressure 40%% (some)");
+	fleet_add(&f, &nd);
+	node(&f, "gone", "no_such_metric", 0);  /* no figure at all */
+	TH_EQ_INT(require_parse("rand_iops>=5000", req, REQUIRE_MAX, &n, err, sizeof(err)), 0);
+	fleet_analyse(&f, 30, NULL, 0);
+	TH_NEAR(f.metric[iops].median, 8500, 1e-9);
+	TH_EQ_INT(f.metric[iops].n, 2);
+	TH_EQ_STR(fleet_node_status(by_label(&f, "dist")), "DISTURBED");
+	TH_EQ_STR(by_label(&f, "dist")->missing, "");
+	TH_EQ_INT(by_label(&f, "dist")->ndist_shown, 1);
+	TH_CHECK(!by_label(&f, "dist")->outlier[iops]);
+	TH_EQ_STR(fleet_node_status(by_label(&f, "gone")), "INCOMPLETE");
+	TH_CHECK(strstr(by_label(&f, "gone")->missing, "rand_iops") != NULL);
+	TH_EQ_STR(f.node[0].label, "gone");  /* incomplete, then disturbed, then the settled */
+	TH_EQ_STR(f.node[1].label, "dist");
+	TH_CHECK(fleet_node_disturbed(by_label(&f, "dist"), (unsigned)iops) != NULL);
+	TH_CHECK(fleet_node_disturbed(by_label(&f, "a"), (unsigned)iops) == NULL);
+	fleet_analyse(&f, 30, req, n);
+	TH_CHECK(by_label(&f, "dist")->failing);
+	TH_CHECK(strstr(by_label(&f, "dist")->fail_why, "disturbed: io pressure 40% (some)") != NULL);
+	TH_CHECK(strstr(by_label(&f, "gone")->fail_why, "not measured") != NULL);
+	fleet_free(&f);
+}
+
 TH_TEST(fleet_profiles_share_metrics_only)
 {
 	static struct fleet f;

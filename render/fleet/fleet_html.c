@@ -128,7 +128,8 @@ static void table(FILE *f, const struct fleet *fl)
 			fputs("</span>", f);
 		}
 		fprintf(f, "</td><td class=\"%s\">%s</td>", nd->failing || fleet_node_unhealthy(nd) ?
-			"t0" : nd->noutliers ? "t1" : "t2", fleet_node_status(nd));
+			"t0" : nd->noutliers || strcmp(fleet_node_status(nd), "ok") ? "t1" : "t2",
+			fleet_node_status(nd));
 		for (unsigned m = 0; m < fl->nmetric; m++)
 			if (fl->metric[m].shown)
 				num_cell(f, nd->has[m], nd->v[m], nd->outlier[m]);
@@ -157,18 +158,31 @@ static void notes(FILE *f, const struct fleet *fl)
 	for (unsigned i = 0; i < fl->n; i++) {
 		const struct fleet_node *nd = &fl->node[i];
 
-		if (!nd->failing && !nd->missing[0])
+		bool sep = nd->failing;
+
+		if (!nd->failing && !nd->missing[0] && !nd->ndist_shown)
 			continue;
 		if (!any)
-			fputs("<h2>Failing and incomplete nodes</h2>\n<ul class=\"warn\">\n", f);
+			fputs("<h2>Failing, incomplete and disturbed nodes</h2>\n<ul class=\"warn\">\n", f);
 		any = true;
 		fputs("<li>", f);
 		html_esc(f, nd->label);
 		fputs(": ", f);
 		html_esc(f, nd->failing ? nd->fail_why : "");
 		if (nd->missing[0]) {
-			fputs(nd->failing ? "; no figure for " : "no figure for ", f);
+			fputs(sep ? "; no figure for " : "no figure for ", f);
 			html_esc(f, nd->missing);
+			sep = true;
+		}
+		for (unsigned j = 0; j < nd->ndist; j++) {
+			if (!fl->metric[nd->dist[j].m].shown)
+				continue;
+			fputs(sep ? "; " : "", f);
+			html_esc(f, fl->metric[nd->dist[j].m].name);
+			fputs(" disturbed (", f);
+			html_esc(f, nd->dist[j].why);
+			fputs(")", f);
+			sep = true;
 		}
 		fputs("</li>\n", f);
 	}

@@ -124,7 +124,7 @@ static cJSON *node_published_json(const struct fleet_node *nd)
 
 static cJSON *node_json(const struct fleet *fl, const struct fleet_node *nd)
 {
-	cJSON *o = cJSON_CreateObject(), *vals, *worse, *outl, *miss;
+	cJSON *o = cJSON_CreateObject(), *vals, *worse, *outl, *miss, *dist;
 
 	if (!o)
 		return NULL;
@@ -146,6 +146,7 @@ static cJSON *node_json(const struct fleet *fl, const struct fleet_node *nd)
 	worse = cJSON_AddObjectToObject(o, "worse_than_median_pct");
 	outl = cJSON_AddArrayToObject(o, "outliers");
 	miss = cJSON_AddArrayToObject(o, "missing");
+	dist = cJSON_AddArrayToObject(o, "disturbed");
 	for (unsigned m = 0; vals && worse && outl && miss && m < fl->nmetric; m++) {
 		const struct fleet_metric *fm = &fl->metric[m];
 
@@ -155,8 +156,19 @@ static cJSON *node_json(const struct fleet *fl, const struct fleet_node *nd)
 		cJSON_AddItemToObject(worse, fm->name, num_or_null(nd->worse_pct[m]));
 		if (nd->outlier[m])
 			cJSON_AddItemToArray(outl, cJSON_CreateString(fm->name));
-		if (!nd->has[m])
+		if (!nd->has[m] && !fleet_node_disturbed(nd, m))
 			cJSON_AddItemToArray(miss, cJSON_CreateString(fm->name));
+	}
+	for (unsigned j = 0; dist && j < nd->ndist; j++) {
+		const struct fleet_disturbed *x = &nd->dist[j];
+		cJSON *d;
+
+		if (!fl->metric[x->m].shown || !(d = cJSON_CreateObject()))
+			continue;
+		cJSON_AddStringToObject(d, "metric", fl->metric[x->m].name);
+		cJSON_AddNumberToObject(d, "value", x->v);
+		cJSON_AddStringToObject(d, "why", x->why);
+		cJSON_AddItemToArray(dist, d);
 	}
 	return o;
 }

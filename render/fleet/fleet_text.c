@@ -1,7 +1,7 @@
 /*
  * fleet_text.c — the fleet as a table: one row per node, worst first,
  * then the fleet's median, p10 and p90; failing, unhealthy, outlier,
- * missing and skipped nodes spelled out below. The published-results
+ * missing, disturbed and skipped nodes spelled out below. The published-results
  * columns ("pub% 4k IOPS": "p38 (n 339)", "—" when not placed) after the
  * graded metrics, their filter and caveat stated once above the table.
  */
@@ -25,14 +25,18 @@ static int label_width(const struct fleet *fl)
 	return w > 32 ? 32 : w;
 }
 
-static void cell(FILE *f, const struct fleet_metric *fm, bool has, double v, bool outlier)
+/* The figure; "disturbed" for one measured but not ranked, "-" for none. */
+static void cell(FILE *f, const struct fleet_metric *fm, bool has, double v, bool outlier,
+		 bool disturbed)
 {
 	char num[40], out[48];
 	int w = (int)strlen(fm->name);
 
 	if (w < 9)
 		w = 9;
-	if (!has || !isfinite(v))
+	if (!has && disturbed)
+		snprintf(out, sizeof(out), "disturbed");
+	else if (!has || !isfinite(v))
 		snprintf(out, sizeof(out), "-");
 	else {
 		grade_fmt_value(num, sizeof(num), v);
@@ -92,7 +96,7 @@ static void stat_row(FILE *f, const struct fleet *fl, int lw, const char *name, 
 		double v = which == 0 ? fm->median : which == 1 ? fm->p10 : fm->p90;
 
 		if (fm->shown)
-			cell(f, fm, fm->n > 0, v, false);
+			cell(f, fm, fm->n > 0, v, false, false);
 	}
 	fputc('\n', f); /* the pub% columns, last, have no fleet row */
 }
@@ -132,14 +136,15 @@ void fleet_text(FILE *f, const struct fleet *fl, const struct render_style *st)
 		const struct fleet_node *nd = &fl->node[i];
 		const char *status = fleet_node_status(nd);
 		const char *col = nd->failing || fleet_node_unhealthy(nd) ? "\033[31m" :
-				  nd->noutliers || !nd->complete ?
+				  nd->noutliers || strcmp(status, "ok") ?
 				  "\033[33m" : "\033[32m";
 
 		fprintf(f, " %-*.*s  %s%-10s%s", lw, lw, nd->label, text_color(st, col), status,
 			text_color(st, "\033[0m"));
 		for (unsigned m = 0; m < fl->nmetric; m++)
 			if (fl->metric[m].shown)
-				cell(f, &fl->metric[m], nd->has[m], nd->v[m], nd->outlier[m]);
+				cell(f, &fl->metric[m], nd->has[m], nd->v[m], nd->outlier[m],
+				     fleet_node_disturbed(nd, m) != NULL);
 		for (unsigned c = 0; c < FLEET_PLACE_COLS; c++)
 			if (fl->place_shown[c])
 				place_cell(f, c, &nd->place[c]);
@@ -189,6 +194,18 @@ void fleet_text(FILE *f, const struct fleet *fl, const struct render_style *st)
 			text_heading(f, st, "Incomplete nodes");
 		fprintf(f, " %s:%s%s%s\n", nd->label, nd->complete ? "" : " run interrupted;",
 			nd->missing[0] ? " no figure for " : "", nd->missing);
+	}
+	for (unsigned i = 0, k = 0; i < fl->n; i++) {
+		const struct fleet_node *nd = &fl->node[i];
+
+		for (unsigned j = 0; j < nd->ndist; j++) {
+			if (!fl->metric[nd->dist[j].m].shown)
+				continue;
+			if (!k++)
+				text_heading(f, st, "Disturbed figures (measured, not ranked: run again on a quiet machine)");
+			fprintf(f, " %s: %s disturbed (%s)\n", nd->label,
+				fl->metric[nd->dist[j].m].name, nd->dist[j].why);
+		}
 	}
 	if (fl->nbroken) {
 		text_heading(f, st, "Skipped files (not ranked)");
