@@ -12,10 +12,16 @@
 #      one-pass yabs profile file vs yabs.sh's exact fio command
 #   d  peak RSS at jobs=2 qd64 (tmpfs when root, else the disk)
 #
+# THROTTLE_IOPS=N (root, cgroup v1 blkio): scenario c runs in a blkio
+# cgroup that caps the disk at N read and N write IOPS, so the device,
+# not either tool's CPU, is the limit: where both reach the cap they
+# measure the same thing, and a gap above it is a tool's own ceiling.
+#
 # Env knobs: RUNTIME (s, 5), RAMP (s, 1), SIZE (256M), PAIRS (3), QD (32),
 # BATCH (fio's iodepth_batch for "fio like vpsbench"; default 4),
 # YABS_RUNTIME (s, 10), YABS_SIZE (1G), RSS_RUNTIME (s, 3),
-# ENGINES ("io_uring libaio"), SCENARIOS ("a b c d"), VPSBENCH (the repo's ./vpsbench), FIO (fio).
+# ENGINES ("io_uring libaio"), SCENARIOS ("a b c d"), THROTTLE_IOPS (unset),
+# VPSBENCH (the repo's ./vpsbench), FIO (fio).
 set -u
 
 RUNTIME=${RUNTIME:-5}
@@ -30,6 +36,9 @@ YABS_RUNTIME=${YABS_RUNTIME:-10}
 YABS_SIZE=${YABS_SIZE:-1G}
 RSS_RUNTIME=${RSS_RUNTIME:-3}
 ENGINES=${ENGINES:-io_uring libaio}
+THROTTLE_IOPS=${THROTTLE_IOPS:-}
+BLKIO=/sys/fs/cgroup/blkio
+CG=""
 SCENARIOS=${SCENARIOS:-a b c d}
 VPSBENCH=${VPSBENCH:-$(dirname "$0")/../../vpsbench}
 FIO=${FIO:-fio}
@@ -42,6 +51,10 @@ command -v python3 >/dev/null || die "python3 not found"
 [ -x "$TIME_BIN" ] || die "$TIME_BIN not found (apt-get install time)"
 [ -x "$VPSBENCH" ] || die "$VPSBENCH not found or not executable (run make, or set VPSBENCH)"
 case "$PAIRS" in ''|*[!0-9]*) die "PAIRS must be a number, not '$PAIRS'" ;; esac
+case "$THROTTLE_IOPS" in *[!0-9]*) die "THROTTLE_IOPS must be a number, not '$THROTTLE_IOPS'" ;; esac
+if [ -n "$THROTTLE_IOPS" ] && { [ "$(id -u)" -ne 0 ] || [ ! -d "$BLKIO" ]; }; then
+	die "THROTTLE_IOPS needs root and the cgroup v1 blkio controller at $BLKIO"
+fi
 SIZE_B=$(numfmt --from=iec "$SIZE") || die "bad SIZE '$SIZE' (e.g. 256M)"
 YABS_SIZE_B=$(numfmt --from=iec "$YABS_SIZE") || die "bad YABS_SIZE '$YABS_SIZE' (e.g. 1G)"
 
@@ -53,8 +66,35 @@ TMPFS=""
 TMPFS_MOUNTED=0
 DISK=""
 
+# This shell (and so every tool it starts) into a blkio cgroup capping the
+# whole disk under $1 at $THROTTLE_IOPS read and write IOPS.
+throttle_on() {
+	local src parent majmin
+	src=$(findmnt -no SOURCE -T "$1") || die "findmnt $1 failed"
+	parent=$(lsblk -no PKNAME "$src" 2>/dev/null | head -n 1)
+	[ -n "$parent" ] && src=/dev/$parent
+	majmin=$(lsblk -dno MAJ:MIN "$src" 2>/dev/null | tr -d ' ')
+	[ -n "$majmin" ] || die "THROTTLE_IOPS: $1 is on $src, not a block device blkio can throttle"
+	CG=$BLKIO/vs-fio.$$
+	mkdir "$CG" || die "mkdir $CG failed"
+	if ! { echo "$majmin $THROTTLE_IOPS" >"$CG/blkio.throttle.read_iops_device" &&
+	       echo "$majmin $THROTTLE_IOPS" >"$CG/blkio.throttle.write_iops_device" &&
+	       echo $$ >"$CG/cgroup.procs"; }; then
+		die "cannot throttle $majmin in $CG"
+	fi
+	echo "    throttled: blkio cgroup $CG, device $majmin ($src), $THROTTLE_IOPS read + $THROTTLE_IOPS write IOPS"
+}
+
+throttle_off() {
+	[ -n "$CG" ] || return 0
+	echo $$ >"$BLKIO/cgroup.procs"
+	rmdir "$CG" || echo "vs-fio.sh: rmdir $CG failed; left behind" >&2
+	CG=""
+}
+
 cleanup() {
 	local i
+	throttle_off
 	if [ "$TMPFS_MOUNTED" = 1 ]; then
 		# io_uring drops its file references asynchronously: retry briefly.
 		for i in 1 2 3 4 5; do
@@ -378,7 +418,9 @@ for sc in $SCENARIOS; do
 		echo "    early after SIZE bytes), IOPS = terse fields 8 + 49; vpsbench --engine auto; fio-like adds"
 		echo "    --ioengine=io_uring --iodepth_batch_submit=$BATCH --iodepth_batch_complete_max=$BATCH --fixedbufs --registerfiles"
 		layout "$DISK" "$YABS_SIZE_B"
+		[ -n "$THROTTLE_IOPS" ] && throttle_on "$DISK"
 		yabs_rounds "$DISK"
+		throttle_off
 		rm -f "$DISK/fio.dat"
 		;;
 	d)
