@@ -141,11 +141,19 @@ if [ -x ./vpsbench ]; then
 		read -r c1 _ n1 < "/proc/$W/task/$tid/schedstat"
 		share=$(echo "scale=4; ($c1 - $c0) * 100 / 15000000000" | bc)
 		runs=$((n1 - n0))
-		# 10 wake-ups a second (a 100 ms grid): 150, give or take a late one
-		if [ "$(echo "$share <= 0.1" | bc)" = 1 ] && [ $runs -ge 120 ] && [ $runs -le 180 ]; then
-			t_ok "sampler_cpu_share ($share% of a CPU over 15 s, $runs wake-ups, $(( (c1 - c0) / (runs > 0 ? runs : 1) / 1000 )) us each)"
+		# 10 wake-ups a second (a 100 ms grid): 150, give or take a late one.
+		# The 0.1% budget is judged on a quiet machine: a wake-up's cost is the
+		# timer's trap to the hypervisor, which a loaded host slows (one CI run
+		# at load 11.6: 0.108%, 105 us a wake-up against 26-67 quiet). Past one
+		# runnable task per CPU the bound is 0.25%: the wake-up count still
+		# catches a faster grid (100 a second took 0.26-0.45% quiet), and a
+		# busy loop is far above either.
+		load=$(cut -d' ' -f1 /proc/loadavg) limit=0.1
+		[ "$(echo "$load > $(nproc)" | bc)" = 1 ] && limit=0.25
+		if [ "$(echo "$share <= $limit" | bc)" = 1 ] && [ $runs -ge 120 ] && [ $runs -le 180 ]; then
+			t_ok "sampler_cpu_share ($share% of a CPU over 15 s, at most $limit% at load $load; $runs wake-ups, $(( (c1 - c0) / (runs > 0 ? runs : 1) / 1000 )) us each)"
 		else
-			t_fail sampler_cpu_share "$share% of a CPU, $runs wake-ups in 15 s"
+			t_fail sampler_cpu_share "$share% of a CPU (at most $limit% at load $load), $runs wake-ups in 15 s"
 		fi
 	else
 		t_fail sampler_cpu_share "no vpsbench-wakeup thread: $(cat "$tmp/sampler.err")"
