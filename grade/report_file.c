@@ -10,6 +10,11 @@
 
 char *report_file_read(const char *path, char *why, size_t wn)
 {
+	return report_file_read_max(path, REPORT_FILE_MAX_BYTES, why, wn);
+}
+
+char *report_file_read_max(const char *path, long max, char *why, size_t wn)
+{
 	FILE *fp = fopen(path, "r");
 	char *buf = NULL;
 	long len;
@@ -22,7 +27,7 @@ char *report_file_read(const char *path, char *why, size_t wn)
 		snprintf(why, wn, "cannot read: %s", strerror(errno));
 		goto out;
 	}
-	if (len > REPORT_FILE_MAX_BYTES) {
+	if (len > max) {
 		snprintf(why, wn, "%ld bytes: too large for a report", len);
 		goto out;
 	}

@@ -14,6 +14,7 @@
 
 #include "watch_base.h"
 #include "watch_hist.h"
+#include "report_file.h"
 
 const struct watch_metric_info watch_metrics[WM_N] = {
 	[WM_RANDREAD_P99] = { "randread_p99_us", "4k random read p99", "us", false, WP_RANDREAD },
@@ -201,41 +202,6 @@ int watch_hist_read_file(struct watch_hist *h, const char *path, char *why, size
 	return rc;
 }
 
-static char *slurp(const char *path, long max, char *why, size_t wn)
-{
-	FILE *fp = fopen(path, "r");
-	char *buf = NULL;
-	long len;
-
-	if (!fp) {
-		snprintf(why, wn, "cannot open %s: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fseek(fp, 0, SEEK_END) < 0 || (len = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET) < 0) {
-		snprintf(why, wn, "cannot read %s: %s", path, strerror(errno));
-		goto out;
-	}
-	if (len > max) {
-		snprintf(why, wn, "%s: %ld bytes, too large for a report", path, len);
-		goto out;
-	}
-	buf = malloc((size_t)len + 1);
-	if (!buf) {
-		snprintf(why, wn, "%s: out of memory", path);
-		goto out;
-	}
-	if (fread(buf, 1, (size_t)len, fp) != (size_t)len) {
-		snprintf(why, wn, "cannot read %s: %s", path, ferror(fp) ? strerror(errno) : "short read");
-		free(buf);
-		buf = NULL;
-		goto out;
-	}
-	buf[len] = '\0';
-out:
-	fclose(fp);
-	return buf;
-}
-
 int watch_hist_baseline_parse(const char *text, double out[WM_N], char *when, size_t wn,
 			      char *why, size_t whyn)
 {
@@ -258,7 +224,7 @@ static void saved_baselines(struct watch_hist *h, const char *dir, const char *r
 	char *text;
 
 	snprintf(path, sizeof(path), "%s/drift_baseline.json", dir);
-	text = slurp(path, BASELINE_MAX_BYTES, why, sizeof(why));
+	text = report_file_read_max(path, BASELINE_MAX_BYTES, why, sizeof(why));
 	if (!text)
 		return;
 	snprintf(hash, sizeof(hash), "%016llx", report ?
@@ -296,7 +262,7 @@ int watch_hist_load(struct watch_hist *h, const char *dir, char *why, size_t wn)
 		return -1;
 	why[0] = '\0';
 	snprintf(path, sizeof(path), "%s/baseline.json", dir);
-	text = slurp(path, BASELINE_MAX_BYTES, bwhy, sizeof(bwhy));
+	text = report_file_read_max(path, BASELINE_MAX_BYTES, bwhy, sizeof(bwhy));
 	if (!text)
 		snprintf(h->baseline_note, sizeof(h->baseline_note), "%s", bwhy);
 	else if (watch_hist_baseline_parse(text, h->base_json, h->baseline_time, sizeof(h->baseline_time),
