@@ -16,7 +16,7 @@ cleanup() {
 }
 trap cleanup EXIT
 bg() { local n=$1; shift; t_bg "$n" "$tmp/$n.bgout" "$tmp/$n.bgerr" "$@"; }
-CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+. tests/helpers/html_frames.sh
 
 # shot FILE PNG LOG: headless render at phone width, console to LOG
 shot() {
@@ -269,28 +269,10 @@ echo "  $(cat "$tmp/png")"
 # wide; the script's result (a <pre> in this document) tagged NAME at once,
 # in the same script
 layouts() {
-	local out=$1 prof; shift
-	prof=$(mktemp -d "$tmp/prof.XXXXXX")
-	python3 - tests/helpers/html_layout.js tests/helpers/html_align.js "$@" > "$tmp/layouts.html" <<'PY'
-import html, sys
-js = open(sys.argv[1]).read() + "\n" + open(sys.argv[2]).read()
-sys.argv[1:] = sys.argv[2:]
-tag = "".join("\n(function () { var r = parent.document.querySelectorAll('pre#%s:not([data-page])');"
-              " r[r.length - 1].setAttribute('data-page', '%%s'); })();" % k for k in ("layout-result", "align-result"))
-frames = []
-for spec in sys.argv[2:]:
-    name, width, path = spec.split(":", 2)
-    page = open(path, encoding="utf-8").read()
-    page = page.replace("</body></html>", "<script>" + js + tag % (name, name) + "</script></body></html>")
-    frames.append('<iframe style="border:0;display:block" width="%s" height="3000" srcdoc="%s"></iframe>'
-                  % (width, html.escape(page, quote=True)))
-print('<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0">%s</body></html>'
-      % "".join(frames))
-PY
-	timeout 90 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$prof" --window-size=1400,3000 --dump-dom "file://$tmp/layouts.html" \
-		> "$out" 2>/dev/null
+	local out=$1; shift
+	python3 tests/helpers/html_frames.py 3000 layout-result,align-result \
+		tests/helpers/html_layout.js,tests/helpers/html_align.js "$@" > "$tmp/layouts.html"
+	chromium_dom "$tmp/layouts.html" "$out"
 }
 t_bg_wait st
 [ "$rc" -eq 0 ] || t_fail html_storage_run "$(head -c 300 "$tmp/st.bgerr")"

@@ -13,7 +13,7 @@
 tmp=$(t_tmpdir)
 trap 'rm -rf "$tmp"' EXIT
 UNIT=${UNIT:-./build/san/unit}
-CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+. tests/helpers/html_frames.sh
 
 if VPSBENCH_PLACE_DUMP=$tmp "$UNIT" render_place_dump > "$tmp/unit.out" 2>&1 && [ -s "$tmp/place.html" ]; then
 	t_ok place_files_written
@@ -88,27 +88,9 @@ cat > "$tmp/measure.js" <<'EOF'
 	doc.body.appendChild(pre);
 })();
 EOF
-python3 - "$tmp/measure.js" tests/helpers/html_layout.js p1200:1200:"$tmp/place.html" p390:390:"$tmp/place.html" \
-	r1200:1200:"$tmp/report.html" > "$tmp/frames.html" <<'PY'
-import html, sys
-js = open(sys.argv[1]).read() + "\n" + open(sys.argv[2]).read()
-tag = "".join("\n(function () { var r = parent.document.querySelectorAll('pre#%s:not([data-page])');"
-              " r[r.length - 1].setAttribute('data-page', '%%s'); })();" % k for k in ("marker-result", "layout-result"))
-frames = []
-for spec in sys.argv[3:]:
-    name, width, path = spec.split(":", 2)
-    page = open(path, encoding="utf-8").read()
-    page = page.replace("</body></html>", "<script>" + js + tag % (name, name) + "</script></body></html>")
-    frames.append('<iframe style="border:0;display:block" width="%s" height="2400" srcdoc="%s"></iframe>'
-                  % (width, html.escape(page, quote=True)))
-print('<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0">%s</body></html>'
-      % "".join(frames))
-PY
-prof=$(mktemp -d "$tmp/prof.XXXXXX")
-timeout 90 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-	--disable-background-networking --disable-component-update --disable-sync \
-	--user-data-dir="$prof" --window-size=1400,3000 --dump-dom "file://$tmp/frames.html" \
-	> "$tmp/dom" 2>/dev/null
+python3 tests/helpers/html_frames.py 2400 marker-result,layout-result "$tmp/measure.js",tests/helpers/html_layout.js \
+	p1200:1200:"$tmp/place.html" p390:390:"$tmp/place.html" r1200:1200:"$tmp/report.html" > "$tmp/frames.html"
+chromium_dom "$tmp/frames.html" "$tmp/dom"
 for page in p1200 p390 r1200; do
 	python3 - "$tmp/dom" $page > "$tmp/mk$page" 2>&1 <<'PY'
 import html, json, math, re, sys

@@ -10,7 +10,7 @@
 # bad input: one line, exit 1.
 . tests/lib.sh
 tmp=$(t_tmpdir); trap 'rm -rf "$tmp"' EXIT
-CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+. tests/helpers/html_frames.sh
 F=tests/fixtures/watch
 G=tests/golden
 # nothing here is timed: the figures come from recorded histories, the layout
@@ -268,7 +268,6 @@ fi
 # the page's layout as smoke_html.sh checks the run report's: every SVG text
 # box overlaps no other and lies inside its SVG; chart text about the body's size
 layout() { # PAGE WIDTH OUT
-	local prof; prof=$(mktemp -d "$tmp/prof.XXXXXX")
 	python3 - "$1" "$2" tests/helpers/html_layout.js tests/helpers/html_align.js > "$1.layout.html" <<'PY'
 import html, sys
 page = open(sys.argv[1], encoding="utf-8").read()
@@ -278,10 +277,7 @@ print('<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="marg
       '<iframe style="border:0" width="%s" height="3000" srcdoc="%s"></iframe></body></html>'
       % (sys.argv[2], html.escape(page, quote=True)))
 PY
-	timeout 90 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$prof" --window-size=1400,3000 --dump-dom "file://$1.layout.html" \
-		> "$3" 2>/dev/null
+	chromium_dom "$1.layout.html" "$3"
 }
 for fx in degraded skipped outlier; do
 	for w in 1200 390; do
